@@ -1,0 +1,262 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# qemu-run.sh [options] [--] SCRIPT [ARG...]
+#
+# Boot a kernel under qemu-system-x86_64 (TCG: KVM hangs on these
+# machines), run SCRIPT with ARGs inside it as root, power off, and exit
+# with SCRIPT's exit status. The guest's root is the host's / read-only
+# over virtio-9p, so SCRIPT, the modules and every tool are seen at their
+# host paths; /tmp, /run, /var/tmp and /root are tmpfs in the guest.
+#
+# Options:
+#   --kernel BZIMAGE  kernel to boot (default: the base test kernel,
+#                     built or taken from the cache by build-kernel.sh)
+#   --stock VER       boot Debian's stock kernel: 6.1, 6.12 or a full
+#                     release such as 6.12.117+deb12-amd64 (needs the
+#                     initramfs from mkinitramfs-stock.sh, made on demand)
+#   --smp N           virtual CPUs (default 2)
+#   --mem SIZE        guest memory (default 2G)
+#   --icount          -icount shift=0: guest time follows instructions,
+#                     for repeatable benchmark figures
+#   --timeout SECS    hard limit for the whole boot (default 600)
+#   --results DIR     writable directory shared with the guest (default: a
+#                     new one under $RBT_CACHE/runs); console.log, rc,
+#                     dmesg.txt, tainted, guest.out land there
+#   --append ARGS     extra kernel command line
+#   --env NAME=VALUE  export NAME in the guest script's environment
+#   --keep PATH       host path the guest needs although it lies under
+#                     /tmp, /root, ... (repeatable)
+#   --console         stream the serial console while the guest runs
+#   --allow-taint M   taint bits tolerated by the log scan (see scan-log.sh)
+#
+# Exit status: SCRIPT's status when it ran and the log is clean; 1 when
+# the log scan failed; 124 on timeout; 125 when the guest never produced
+# an exit status (panic, crash, boot failure). The cause is always printed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernel=
+stock=
+smp=2
+mem=2G
+icount=0
+timeout=600
+results=
+append=
+console=0
+allow_taint=
+envs=()
+keeps=()
+initrd=
+
+usage() {
+	sed -n '3,35s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+parse_args() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--kernel) kernel=$2; shift 2 ;;
+		--stock) stock=$2; shift 2 ;;
+		--smp) smp=$2; shift 2 ;;
+		--mem) mem=$2; shift 2 ;;
+		--icount) icount=1; shift ;;
+		--timeout) timeout=$2; shift 2 ;;
+		--results) results=$2; shift 2 ;;
+		--append) append="$append $2"; shift 2 ;;
+		--env) envs+=("$2"); shift 2 ;;
+		--keep) keeps+=("$2"); shift 2 ;;
+		--console) console=1; shift ;;
+		--allow-taint) allow_taint=$2; shift 2 ;;
+		-h | --help) usage ;;
+		--) shift; break ;;
+		-*) rbt_die "qemu-run: unknown option $1" ;;
+		*) break ;;
+		esac
+	done
+	[ $# -gt 0 ] || usage
+	script=$(realpath -e "$1") || rbt_die "qemu-run: guest script $1 not found"
+	shift
+	script_args=("$@")
+	[[ $smp =~ ^[0-9]+$ ]] && [ "$smp" -ge 1 ] || rbt_die "qemu-run: --smp wants a number, not '$smp'"
+	[[ $timeout =~ ^[0-9]+$ ]] || rbt_die "qemu-run: --timeout wants seconds, not '$timeout'"
+}
+
+# The kernel command line is split on spaces and the guest's init parses
+# comma-separated lists: such characters in a shared path cannot work.
+check_path() {
+	case $1 in
+	*[[:space:],]*) rbt_die "qemu-run: path '$1' contains a space or comma; it cannot be passed to the guest" ;;
+	esac
+}
+
+pick_kernel() {
+	if [ -n "$stock" ]; then
+		local rel
+		rel=$("$RBT_TOP/scripts/mkinitramfs-stock.sh" --release "$stock")
+		kernel=/boot/vmlinuz-$rel
+		initrd=$("$RBT_TOP/scripts/mkinitramfs-stock.sh" "$rel")
+		[ -r "$kernel" ] || rbt_die "qemu-run: $kernel is not readable"
+	elif [ -z "$kernel" ]; then
+		local kdir
+		kdir=$("$RBT_TOP/scripts/build-kernel.sh" base) || rbt_die "qemu-run: building the test kernel failed"
+		kernel=$kdir/arch/x86/boot/bzImage
+	fi
+	[ -r "$kernel" ] || rbt_die "qemu-run: kernel image $kernel not found"
+}
+
+make_results_dir() {
+	if [ -z "$results" ]; then
+		mkdir -p "$RBT_CACHE/runs"
+		# Keep the 20 newest runs: logs are for reading, not for hoarding.
+		find "$RBT_CACHE/runs" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' |
+			sort -rn | tail -n +20 | cut -d' ' -f2- | xargs -r rm -rf
+		results=$(mktemp -d "$RBT_CACHE/runs/$(date +%Y%m%d-%H%M%S)-XXXX")
+	fi
+	mkdir -p "$results"
+	results=$(realpath "$results")
+	check_path "$results"
+	# Leftovers of an earlier run in the same directory would be taken for
+	# this run's results.
+	rm -f "$results"/{rc,tainted,dmesg.txt,kmemleak.txt,guest.out,console.log,qemu.out,job}
+}
+
+# The job file is sourced by tests/guest/init.sh: the script and its
+# arguments as a bash array, then the environment, all %q-quoted.
+write_job() {
+	local e
+	{
+		printf 'RBT_JOB=('
+		printf '%q ' "$script" "${script_args[@]}"
+		printf ')\n'
+		printf 'export RBT_TOP=%q\n' "$RBT_TOP"
+		printf 'export RBTRACE_CACHE=%q\n' "$RBT_CACHE"
+		for e in "${envs[@]}"; do
+			[[ $e == *=* ]] || rbt_die "qemu-run: --env wants NAME=VALUE, not '$e'"
+			printf 'export %s=%q\n' "${e%%=*}" "${e#*=}"
+		done
+	} >"$results/job"
+}
+
+kernel_cmdline() {
+	local keep p
+	keep=$RBT_TOP,$RBT_CACHE,$script
+	for p in "${keeps[@]}"; do
+		p=$(realpath -m "$p")
+		check_path "$p"
+		keep+=,$p
+	done
+	check_path "$RBT_TOP"
+	check_path "$RBT_CACHE"
+	check_path "$script"
+	# panic=-1 with QEMU's -no-reboot: a panic ends QEMU at once instead of
+	# waiting for the timeout. cache=loose: the root is read-only, so the
+	# guest may cache it; it makes the 9p root several times faster.
+	echo "console=ttyS0,115200 root=/dev/root rootfstype=9p" \
+		"rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro" \
+		"init=$RBT_TOP/tests/guest/init.sh panic=-1 loglevel=7" \
+		"rbt_results=$results rbt_keep=$keep$append"
+}
+
+qemu_cmd() {
+	qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m "$mem"
+		-nodefaults -no-user-config -display none -monitor none -no-reboot
+		-serial "file:$results/console.log"
+		-kernel "$kernel" -append "$(kernel_cmdline)"
+		-fsdev "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap"
+		-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
+		-fsdev "local,id=res,path=$results,security_model=none"
+		-device virtio-9p-pci,fsdev=res,mount_tag=rbtres)
+	[ -z "$initrd" ] || qemu+=(-initrd "$initrd")
+	[ "$icount" = 0 ] || qemu+=(-icount shift=0,align=off,sleep=off)
+}
+
+# run_qemu: start QEMU under a hard timeout and wait for it. Sets qrc.
+run_qemu() {
+	local tailpid=
+	echo "${qemu[*]}" >"$results/qemu.cmd"
+	: >"$results/console.log"
+	# timeout(1) sends TERM at the limit and KILL 5 s later: QEMU cannot
+	# outlive it, whatever the guest does.
+	timeout -k 5 "$timeout" "${qemu[@]}" </dev/null >"$results/qemu.out" 2>&1 &
+	qpid=$!
+	trap 'kill $qpid 2>/dev/null; exit 130' INT TERM
+	if [ "$console" = 1 ]; then
+		tail -n +1 -F --pid="$qpid" "$results/console.log" 2>/dev/null &
+		tailpid=$!
+	fi
+	qrc=0
+	wait "$qpid" || qrc=$?
+	trap - INT TERM
+	[ -z "$tailpid" ] || wait "$tailpid" 2>/dev/null || true
+}
+
+# last_lines: the end of the console log, to show what the guest was doing.
+last_lines() {
+	echo "---- last lines of $results/console.log ----" >&2
+	tail -n "${1:-15}" "$results/console.log" | tr -d '\r' >&2
+	echo "----" >&2
+}
+
+# verdict: the exit status of the whole run, with the cause printed.
+verdict() {
+	local rc scan_args=()
+	if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+		rbt_log "qemu-run: TIMEOUT: the guest did not power off within $timeout s (hang, or --timeout too short); QEMU killed"
+		last_lines 25
+		scan_log || true
+		return 124
+	fi
+	if [ ! -s "$results/rc" ]; then
+		if grep -aq 'Kernel panic' "$results/console.log"; then
+			rbt_log "qemu-run: KERNEL PANIC: $(grep -a -m1 'Kernel panic' "$results/console.log" | tr -d '\r')"
+		elif grep -aq 'rbtrace-initramfs: FATAL' "$results/console.log"; then
+			rbt_log "qemu-run: STOCK INITRAMFS FAILED: $(grep -a -m1 'rbtrace-initramfs: FATAL' "$results/console.log" | tr -d '\r')"
+		elif [ "$qrc" != 0 ]; then
+			rbt_log "qemu-run: QEMU FAILED (exit $qrc): $(head -c 500 "$results/qemu.out")"
+		else
+			rbt_log "qemu-run: NO EXIT STATUS: the guest stopped without recording one (crash or boot failure)"
+		fi
+		last_lines 25
+		scan_log || true
+		return 125
+	fi
+	rc=$(tr -dc 0-9 <"$results/rc")
+	rc=${rc:-125}
+	[ "$rc" = 0 ] || rbt_log "qemu-run: guest script $(basename "$script") exited $rc"
+	if ! scan_log; then
+		rbt_log "qemu-run: KERNEL LOG NOT CLEAN (see $results/console.log)"
+		[ "$rc" != 0 ] || rc=1
+	fi
+	return "$rc"
+}
+
+scan_log() {
+	local args=(--taint "$results/tainted")
+	[ -z "$allow_taint" ] || args+=(--allow-taint "$allow_taint")
+	[ -s "$results/tainted" ] || args=()
+	"$RBT_TOP/scripts/scan-log.sh" "${args[@]}" "$results/console.log" \
+		$(ls "$results"/dmesg.txt "$results"/kmemleak.txt 2>/dev/null) >&2
+}
+
+main() {
+	local start elapsed_ms rc=0
+	parse_args "$@"
+	command -v qemu-system-x86_64 >/dev/null || rbt_need_pkgs qemu-system-x86
+	pick_kernel
+	make_results_dir
+	write_job
+	qemu_cmd
+	start=$(date +%s%N)
+	rbt_log "qemu-run: booting $(basename "$kernel")${stock:+ ($stock)} -smp $smp, results in $results"
+	run_qemu
+	elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+	printf '%d.%d\n' $((elapsed_ms / 1000)) $((elapsed_ms % 1000 / 100)) >"$results/seconds"
+	verdict || rc=$?
+	rbt_log "qemu-run: done in $(cat "$results/seconds") s, exit $rc"
+	return "$rc"
+}
+
+main "$@"
