@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-tc.sh [--ko RBTRACE.KO] [--results DIR] [--timeout SECS] [TC|DIR...]
+#
+# Run rbtrace's guest scenarios, in the manner of the kernel's ftracetest
+# (tools/testing/selftests/ftrace): one scenario per .tc file, each in its
+# own bash with "set -e" and tc-functions.sh sourced, each with a time
+# limit. Runs inside the QEMU guest, as root.
+#
+# Headers read from each .tc file:
+#   # description: one line shown in the report
+#   # requires: WORD...  each WORD is a path that must exist, cmd:NAME
+#                        (a command), or kunit (KUnit in the kernel);
+#                        otherwise the scenario is UNSUPPORTED
+#   # timeout: SECS      overrides --timeout for this scenario
+#
+# Results: PASS, FAIL, UNSUPPORTED (exit 77). Prints one line per scenario,
+# writes "PASS|FAIL|SKIP tc:NAME" lines to DIR/tc-results.txt and each
+# scenario's trace to DIR/tc/NAME.log. Exits 1 when any scenario failed.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+ko=${RBT_KO:-}
+results=${RBT_RESULTS:-/tmp/rbtrace-tc}
+timeout=120
+tcs=()
+
+parse_args() {
+	local a
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--ko) ko=$2; shift 2 ;;
+		--results) results=$2; shift 2 ;;
+		--timeout) timeout=$2; shift 2 ;;
+		-*) echo "run-tc: unknown option $1" >&2; exit 2 ;;
+		*) tcs+=("$1"); shift ;;
+		esac
+	done
+	[ ${#tcs[@]} -gt 0 ] || tcs=("$here")
+	local expanded=()
+	for a in "${tcs[@]}"; do
+		if [ -d "$a" ]; then
+			expanded+=($(ls "$a"/*.tc 2>/dev/null | sort))
+		else
+			expanded+=("$a")
+		fi
+	done
+	tcs=("${expanded[@]}")
+	[ -n "$ko" ] && [ -f "$ko" ] || { echo "run-tc: rbtrace.ko not found (--ko or RBT_KO): '$ko'" >&2; exit 2; }
+	ko=$(realpath "$ko")
+}
+
+# header TC NAME: the value of "# NAME:" in TC.
+header() {
+	sed -n "s/^# $2: *//p" "$1" | head -n 1
+}
+
+# requirements_met TC: 0 when every "# requires:" word holds.
+requirements_met() {
+	local w
+	for w in $(header "$1" requires); do
+		case $w in
+		cmd:*) command -v "${w#cmd:}" >/dev/null || { echo "needs command ${w#cmd:}"; return 1; } ;;
+		kunit) [ -d /sys/kernel/debug/kunit ] || { echo "needs KUnit in the kernel"; return 1; } ;;
+		/*) [ -e "$w" ] || { echo "needs $w"; return 1; } ;;
+		*) echo "unknown requirement $w"; return 1 ;;
+		esac
+	done
+	return 0
+}
+
+# cleanup: a scenario that failed half-way must not leave rbtrace loaded
+# for the next one.
+cleanup() {
+	if grep -q '^rbtrace ' /proc/modules; then
+		rmmod rbtrace 2>/dev/null || echo "run-tc: cannot unload rbtrace after $1" >&2
+	fi
+}
+
+run_one() {
+	local tc=$1 name desc why t rc=0
+	name=$(basename "$tc" .tc)
+	desc=$(header "$tc" description)
+	t=$(header "$tc" timeout)
+	t=${t:-$timeout}
+	if ! why=$(requirements_met "$tc"); then
+		printf '[%d] %s\t[UNSUPPORTED: %s]\n' "$n" "$desc" "$why"
+		echo "SKIP tc:$name: $why" >>"$results/tc-results.txt"
+		return 0
+	fi
+	# -x: the log shows every command up to the failing one, as ftracetest's.
+	RBT_KO=$ko RBT_DIR=/sys/kernel/debug/rbtrace \
+		timeout -k 5 "$t" bash -x -e -o pipefail -c '. "$1"; cd /tmp; . "$2"' \
+		run-tc "$here/tc-functions.sh" "$tc" >"$results/tc/$name.log" 2>&1 || rc=$?
+	cleanup "$name"
+	case $rc in
+	0)
+		printf '[%d] %s\t[PASS]\n' "$n" "$desc"
+		echo "PASS tc:$name" >>"$results/tc-results.txt"
+		;;
+	77)
+		why=$(sed -n 's/^UNSUPPORTED: //p' "$results/tc/$name.log" | tail -n 1)
+		printf '[%d] %s\t[UNSUPPORTED: %s]\n' "$n" "$desc" "$why"
+		echo "SKIP tc:$name: $why" >>"$results/tc-results.txt"
+		;;
+	*)
+		why=$(sed -n 's/^FAIL: //p' "$results/tc/$name.log" | tail -n 1)
+		[ "$rc" != 124 ] || why="timed out after $t s"
+		why=${why:-exit status $rc}
+		printf '[%d] %s\t[FAIL: %s]\n' "$n" "$desc" "$why"
+		echo "FAIL tc:$name: $why" >>"$results/tc-results.txt"
+		echo "---- $results/tc/$name.log (last lines) ----"
+		tail -n 15 "$results/tc/$name.log"
+		echo "----"
+		failed=$((failed + 1))
+		;;
+	esac
+}
+
+main() {
+	local tc
+	parse_args "$@"
+	mkdir -p "$results/tc"
+	: >"$results/tc-results.txt"
+	echo "=== rbtrace guest tests: ${#tcs[@]} scenarios, module $ko, kernel $(uname -r)"
+	n=0
+	failed=0
+	for tc in "${tcs[@]}"; do
+		n=$((n + 1))
+		run_one "$tc"
+	done
+	echo "=== $((n - failed)) of $n scenarios did not fail"
+	[ "$failed" = 0 ]
+}
+
+main "$@"
