@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make                 build rbtrace.ko (W=1) against KDIR
+# make tests           rbtrace.ko with test hooks + KUnit modules (test kernel)
+# make check           build against every supported kernel, boot the stock ones
+# make test / demo     the README's two commands
+#
+# KDIR defaults to the running kernel's headers, else the test kernel
+# (built and cached by scripts/build-kernel.sh).
+
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(shell $(TOP)/scripts/build-kernel.sh base))
+W ?= 1
+
+.PHONY: all module tests clean check test demo
+
+all: module
+
+module:
+	$(MAKE) -C $(KDIR) M=$(TOP) W=$(W) modules
+
+tests:
+	$(MAKE) -C $(KDIR) M=$(TOP) W=$(W) RBT_HOOKS=1 modules
+	$(MAKE) -C $(KDIR) M=$(TOP)/tests/kunit W=$(W) \
+		KBUILD_EXTRA_SYMBOLS=$(TOP)/Module.symvers modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(TOP) clean
+	$(MAKE) -C $(KDIR) M=$(TOP)/tests/kunit clean
+
+check:
+	$(TOP)/scripts/check.sh
+
+test:
+	$(TOP)/scripts/test.sh
+
+demo:
+	$(TOP)/scripts/demo.sh

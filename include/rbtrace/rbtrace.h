@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rbtrace: a per-CPU lockless tracing ring buffer, loadable as a module.
+ *
+ * This is the API other modules record and read through. Every function
+ * is exported GPL-only and documented where it is defined. The event and
+ * page layouts are byte-compatible with ftrace's ring buffer, so pages
+ * read from rbtrace can be handed to libtraceevent's kbuffer unchanged.
+ */
+#ifndef _RBTRACE_RBTRACE_H
+#define _RBTRACE_RBTRACE_H
+
+#include <linux/types.h>
+
+struct rbt_buffer;
+struct rbt_iter;
+
+/**
+ * struct rbt_event - header of one record in the buffer (ftrace's layout)
+ * @type_len: 0: length in @array[0]; 1..28: length is 4 * @type_len;
+ *            29: padding; 30: time extend; 31: absolute time stamp
+ * @time_delta: time since the previous event on this CPU, 27 bits
+ * @array: payload, or the length (type_len 0) followed by the payload
+ */
+struct rbt_event {
+	u32 type_len:5, time_delta:27;
+	u32 array[];
+};
+
+/* rbt_alloc() flags */
+#define RBT_FL_OVERWRITE	(1U << 0)	/* flight recorder: overwrite oldest */
+#define RBT_FL_ABS_TS		(1U << 1)	/* every event carries an absolute stamp */
+#define RBT_FL_VALID		(RBT_FL_OVERWRITE | RBT_FL_ABS_TS)
+
+/* rbt_resize() and friends: apply to every CPU */
+#define RBT_ALL_CPUS		(-1)
+
+/**
+ * struct rbt_cpu_stats - counters of one per-CPU buffer
+ * @entries: events in the buffer not yet read or overwritten
+ * @written: events committed since the last reset
+ * @bytes: bytes of events in the buffer not yet read
+ * @overrun: events lost because the writer overwrote them (overwrite mode)
+ * @commit_overrun: events lost because an interrupt storm wrapped the
+ *                  buffer onto data not yet committed
+ * @dropped: events refused because the buffer was full (producer/consumer)
+ * @read: events consumed by readers
+ * @recursion: reservations refused as true recursion in one context
+ * @too_big: reservations refused as larger than a sub-buffer can hold
+ * @ts_lost: events whose time stamp had to repeat the previous one (an
+ *           interrupt hit between reservation and time-stamp update)
+ * @pages_touched: sub-buffers the writer has moved onto
+ * @oldest_ts: time stamp of the oldest unread page
+ */
+struct rbt_cpu_stats {
+	u64 entries;
+	u64 written;
+	u64 bytes;
+	u64 overrun;
+	u64 commit_overrun;
+	u64 dropped;
+	u64 read;
+	u64 recursion;
+	u64 too_big;
+	u64 ts_lost;
+	u64 pages_touched;
+	u64 oldest_ts;
+};
+
+/* Allocation and configuration */
+struct rbt_buffer *rbt_alloc(unsigned long size, unsigned int flags,
+			     unsigned int order);
+void rbt_free(struct rbt_buffer *buffer);
+int rbt_resize(struct rbt_buffer *buffer, unsigned long size, int cpu);
+unsigned long rbt_size(struct rbt_buffer *buffer, int cpu);
+unsigned int rbt_subbuf_size(struct rbt_buffer *buffer);
+unsigned int rbt_max_event_size(struct rbt_buffer *buffer);
+int rbt_set_clock(struct rbt_buffer *buffer, u64 (*clock)(void));
+void rbt_set_overwrite(struct rbt_buffer *buffer, bool overwrite);
+bool rbt_overwrite(struct rbt_buffer *buffer);
+void rbt_set_time_stamp_abs(struct rbt_buffer *buffer, bool abs);
+
+/* Recording */
+struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer,
+				   unsigned long length);
+void *rbt_event_data(struct rbt_event *event);
+unsigned int rbt_event_length(struct rbt_event *event);
+int rbt_unlock_commit(struct rbt_buffer *buffer);
+void rbt_discard_commit(struct rbt_buffer *buffer, struct rbt_event *event);
+int rbt_write(struct rbt_buffer *buffer, unsigned long length,
+	      const void *data);
+
+/* Switches and counters */
+void rbt_record_on(struct rbt_buffer *buffer);
+void rbt_record_off(struct rbt_buffer *buffer);
+bool rbt_record_is_on(struct rbt_buffer *buffer);
+int rbt_cpu_stats(struct rbt_buffer *buffer, int cpu,
+		  struct rbt_cpu_stats *stats);
+u64 rbt_entries(struct rbt_buffer *buffer);
+void rbt_reset_cpu(struct rbt_buffer *buffer, int cpu);
+void rbt_reset(struct rbt_buffer *buffer);
+
+/* Consuming reads */
+struct rbt_event *rbt_peek(struct rbt_buffer *buffer, int cpu, u64 *ts,
+			   unsigned long *lost_events);
+struct rbt_event *rbt_consume(struct rbt_buffer *buffer, int cpu, u64 *ts,
+			      unsigned long *lost_events);
+bool rbt_empty_cpu(struct rbt_buffer *buffer, int cpu);
+
+#endif /* _RBTRACE_RBTRACE_H */

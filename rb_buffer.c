@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace buffer lifecycle: allocation, free, resize, reset, the record
+ * switches, clocks and counters. Everything here may sleep; none of it is
+ * on the write path. Changes to a ring that writers use are made with the
+ * CPU's recording disabled and after synchronize_rcu(), which waits for
+ * every writer in flight (writers run with preemption disabled).
+ */
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/trace_clock.h>
+#include "rb_internal.h"
+
+static unsigned long rb_size_to_pages(struct rbt_buffer *buffer,
+				      unsigned long size)
+{
+	unsigned long nr = DIV_ROUND_UP(size, buffer->subbuf_size);
+
+	return max(nr, 2UL);
+}
+
+/* Link a plain list of pages into the headless ring, head at the first. */
+static void rb_make_ring(struct rb_cpu_buffer *cpu_buffer,
+			 struct list_head *pages)
+{
+	struct rb_page *first = list_first_entry(pages, struct rb_page, list);
+
+	cpu_buffer->pages = &first->list;
+	list_del(pages);
+	cpu_buffer->head_page = first;
+	cpu_buffer->tail_page = first;
+	cpu_buffer->commit_page = first;
+	rb_head_page_activate(cpu_buffer);
+}
+
+static struct rb_cpu_buffer *rb_alloc_cpu_buffer(struct rbt_buffer *buffer,
+						 unsigned long nr_pages, int cpu)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+	LIST_HEAD(pages);
+
+	cpu_buffer = kzalloc_node(ALIGN(sizeof(*cpu_buffer), cache_line_size()),
+				  GFP_KERNEL, cpu_to_node(cpu));
+	if (!cpu_buffer)
+		return NULL;
+
+	cpu_buffer->cpu = cpu;
+	cpu_buffer->buffer = buffer;
+	raw_spin_lock_init(&cpu_buffer->reader_lock);
+	cpu_buffer->lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
+	init_irq_work(&cpu_buffer->wake_work, rb_wake_work);
+	init_waitqueue_head(&cpu_buffer->waiters);
+
+	cpu_buffer->reader_page = rb_alloc_page(buffer, cpu, GFP_KERNEL);
+	if (!cpu_buffer->reader_page)
+		goto fail;
+	if (rb_alloc_pages(buffer, cpu, nr_pages, &pages))
+		goto fail;
+
+	cpu_buffer->nr_pages = nr_pages;
+	rb_make_ring(cpu_buffer, &pages);
+	return cpu_buffer;
+
+fail:
+	rb_free_page(cpu_buffer->reader_page);
+	kfree(cpu_buffer);
+	return NULL;
+}
+
+static void rb_free_cpu_buffer(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct list_head *head;
+	struct rb_page *bpage, *tmp;
+
+	if (!cpu_buffer)
+		return;
+	irq_work_sync(&cpu_buffer->wake_work);
+	rb_head_page_deactivate(cpu_buffer);
+	head = cpu_buffer->pages;
+	list_for_each_entry_safe(bpage, tmp, head, list) {
+		list_del_init(&bpage->list);
+		rb_free_page(bpage);
+	}
+	rb_free_page(list_entry(head, struct rb_page, list));
+	rb_free_page(cpu_buffer->reader_page);
+	rb_free_page(cpu_buffer->free_page);
+	kfree(cpu_buffer);
+}
+
+/**
+ * rbt_alloc - allocate a per-CPU ring buffer
+ * @size: bytes of sub-buffers per CPU (rounded up to whole sub-buffers,
+ *        at least two)
+ * @flags: RBT_FL_OVERWRITE for flight-recorder mode (else producer/consumer),
+ *         RBT_FL_ABS_TS for an absolute stamp on every event
+ * @order: sub-buffer size is PAGE_SIZE << @order, at most order 7
+ *
+ * One ring is allocated for every possible CPU, so CPUs that come online
+ * later already have theirs. Recording starts on. The clock is
+ * trace_clock_local() until rbt_set_clock() changes it.
+ *
+ * Return: the buffer, or NULL for a zero size, unknown flags, an order out
+ * of range, or a failed allocation (everything allocated is freed).
+ */
+struct rbt_buffer *rbt_alloc(unsigned long size, unsigned int flags,
+			     unsigned int order)
+{
+	struct rbt_buffer *buffer;
+	unsigned long nr_pages;
+	int cpu;
+
+	if (!size || (flags & ~RBT_FL_VALID) || order > RB_MAX_ORDER)
+		return NULL;
+
+	buffer = kzalloc(sizeof(*buffer), GFP_KERNEL);
+	if (!buffer)
+		return NULL;
+	if (!zalloc_cpumask_var(&buffer->cpumask, GFP_KERNEL))
+		goto fail_buffer;
+
+	buffer->flags = flags;
+	buffer->time_stamp_abs = flags & RBT_FL_ABS_TS;
+	buffer->clock = trace_clock_local;
+	buffer->subbuf_order = order;
+	buffer->subbuf_size = (PAGE_SIZE << order) - RB_PAGE_HDR_SIZE;
+	/* Largest payload whose event (8-byte header) fills a sub-buffer. */
+	buffer->max_data_size = buffer->subbuf_size - 2 * sizeof(u32);
+	mutex_init(&buffer->mutex);
+	atomic_set(&buffer->record_disabled, 0);
+
+	nr_pages = rb_size_to_pages(buffer, size);
+	if (size > ULONG_MAX / 2 || nr_pages > totalram_pages())
+		goto fail_mask;
+	buffer->nr_pages = nr_pages;
+	buffer->cpus = nr_cpu_ids;
+	buffer->buffers = kcalloc(nr_cpu_ids, sizeof(*buffer->buffers),
+				  GFP_KERNEL);
+	if (!buffer->buffers)
+		goto fail_mask;
+
+	for_each_possible_cpu(cpu) {
+		buffer->buffers[cpu] = rb_alloc_cpu_buffer(buffer, nr_pages, cpu);
+		if (!buffer->buffers[cpu])
+			goto fail_cpus;
+		cpumask_set_cpu(cpu, buffer->cpumask);
+	}
+	return buffer;
+
+fail_cpus:
+	for_each_possible_cpu(cpu)
+		rb_free_cpu_buffer(buffer->buffers[cpu]);
+	kfree(buffer->buffers);
+fail_mask:
+	free_cpumask_var(buffer->cpumask);
+fail_buffer:
+	kfree(buffer);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(rbt_alloc);
+
+/**
+ * rbt_free - free a buffer allocated by rbt_alloc()
+ * @buffer: the buffer, or NULL
+ *
+ * The caller guarantees no writer or reader uses it any more; writers in
+ * flight are waited for.
+ */
+void rbt_free(struct rbt_buffer *buffer)
+{
+	int cpu;
+
+	if (!buffer)
+		return;
+	atomic_inc(&buffer->record_disabled);
+	synchronize_rcu();
+	for_each_possible_cpu(cpu)
+		rb_free_cpu_buffer(buffer->buffers[cpu]);
+	kfree(buffer->buffers);
+	free_cpumask_var(buffer->cpumask);
+	kfree(buffer);
+}
+EXPORT_SYMBOL_GPL(rbt_free);
+
+static bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu)
+{
+	return cpu >= 0 && cpu < nr_cpu_ids && cpumask_test_cpu(cpu, buffer->cpumask);
+}
+
+/* Stop the writers of one CPU and wait until none is left in flight. */
+static void rb_quiesce_cpu(struct rb_cpu_buffer *cpu_buffer)
+{
+	atomic_inc(&cpu_buffer->record_disabled);
+	synchronize_rcu();
+}
+
+static void rb_resume_cpu(struct rb_cpu_buffer *cpu_buffer)
+{
+	atomic_dec(&cpu_buffer->record_disabled);
+}
+
+/*
+ * Insert empty pages right after the tail: they sit between the newest
+ * data and the oldest (the head), so no committed event moves or is lost.
+ */
+static void rb_insert_pages(struct rb_cpu_buffer *cpu_buffer,
+			    struct list_head *pages, unsigned long nr)
+{
+	struct list_head *tail = &cpu_buffer->tail_page->list;
+	struct list_head *next = rb_list_head(tail->next);
+	struct list_head *first = pages->next, *last = pages->prev;
+
+	rb_set_head_page(cpu_buffer);
+	rb_head_page_deactivate(cpu_buffer);
+	first->prev = tail;
+	last->next = next;
+	tail->next = first;
+	next->prev = last;
+	INIT_LIST_HEAD(pages);
+	cpu_buffer->nr_pages += nr;
+	rb_head_page_activate(cpu_buffer);
+}
+
+/*
+ * Remove @nr pages after the tail. Pages up to the head are free; from
+ * the head on they hold the oldest data, whose loss is counted as overrun.
+ */
+static void rb_remove_pages(struct rb_cpu_buffer *cpu_buffer, unsigned long nr,
+			    struct list_head *removed)
+{
+	struct rb_page *head = rb_set_head_page(cpu_buffer);
+	struct rb_page *tail = cpu_buffer->tail_page;
+	struct rb_page *victim, *next;
+
+	rb_head_page_deactivate(cpu_buffer);
+	while (nr--) {
+		victim = tail;
+		rb_inc_page(&victim);
+		next = victim;
+		rb_inc_page(&next);
+		if (victim == head) {
+			local_add(rb_page_entries(victim), &cpu_buffer->overrun);
+			local_sub(rb_page_commit(victim), &cpu_buffer->entries_bytes);
+			local_inc(&cpu_buffer->pages_lost);
+			head = next;
+		}
+		tail->list.next = &next->list;
+		next->list.prev = &tail->list;
+		if (cpu_buffer->pages == &victim->list)
+			cpu_buffer->pages = &tail->list;
+		list_add_tail(&victim->list, removed);
+		cpu_buffer->nr_pages--;
+	}
+	cpu_buffer->head_page = head;
+	rb_head_page_activate(cpu_buffer);
+}
+
+static int rb_resize_cpu(struct rb_cpu_buffer *cpu_buffer, unsigned long nr_pages)
+{
+	struct rbt_buffer *buffer = cpu_buffer->buffer;
+	LIST_HEAD(pages);
+	unsigned long flags;
+	int ret = 0;
+
+	if (nr_pages == cpu_buffer->nr_pages)
+		return 0;
+	if (nr_pages > cpu_buffer->nr_pages) {
+		ret = rb_alloc_pages(buffer, cpu_buffer->cpu,
+				     nr_pages - cpu_buffer->nr_pages, &pages);
+		if (ret)
+			return ret;
+	}
+
+	rb_quiesce_cpu(cpu_buffer);
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	arch_spin_lock(&cpu_buffer->lock);
+	/* Writers are out: commit caught up with tail. */
+	RB_WARN_ON(cpu_buffer, cpu_buffer->commit_page != cpu_buffer->tail_page);
+	if (nr_pages > cpu_buffer->nr_pages)
+		rb_insert_pages(cpu_buffer, &pages, nr_pages - cpu_buffer->nr_pages);
+	else
+		rb_remove_pages(cpu_buffer, cpu_buffer->nr_pages - nr_pages, &pages);
+	if (!rb_check_pages(cpu_buffer))
+		ret = -EIO;
+	arch_spin_unlock(&cpu_buffer->lock);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	rb_resume_cpu(cpu_buffer);
+
+	rb_free_page_list(&pages);
+	return ret;
+}
+
+/**
+ * rbt_resize - change the size of one CPU's ring, or of all
+ * @buffer: the buffer
+ * @size: new size in bytes per CPU (rounded up, at least two sub-buffers)
+ * @cpu: the CPU, or RBT_ALL_CPUS
+ *
+ * May run while writers write: the CPU being resized refuses events for
+ * the moment of the splice. Growing keeps every event; shrinking drops
+ * the oldest pages only when the free ones are not enough, and counts
+ * their events as overrun.
+ *
+ * Return: 0, -EINVAL for a zero size or a bad CPU, -ENOMEM.
+ */
+int rbt_resize(struct rbt_buffer *buffer, unsigned long size, int cpu)
+{
+	unsigned long nr_pages;
+	int ret = 0, i;
+
+	if (!size || size > ULONG_MAX / 2)
+		return -EINVAL;
+	if (cpu != RBT_ALL_CPUS && !rb_valid_cpu(buffer, cpu))
+		return -EINVAL;
+	nr_pages = rb_size_to_pages(buffer, size);
+	if (nr_pages > totalram_pages())
+		return -ENOMEM;
+
+	mutex_lock(&buffer->mutex);
+	if (cpu != RBT_ALL_CPUS) {
+		ret = rb_resize_cpu(buffer->buffers[cpu], nr_pages);
+	} else {
+		for_each_cpu(i, buffer->cpumask) {
+			ret = rb_resize_cpu(buffer->buffers[i], nr_pages);
+			if (ret)
+				break;
+		}
+		if (!ret)
+			buffer->nr_pages = nr_pages;
+	}
+	mutex_unlock(&buffer->mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rbt_resize);
+
+/**
+ * rbt_size - bytes of sub-buffer data in one CPU's ring
+ * @buffer: the buffer
+ * @cpu: the CPU, or RBT_ALL_CPUS for the default size of the buffer
+ *
+ * Return: the size, or 0 for a bad CPU.
+ */
+unsigned long rbt_size(struct rbt_buffer *buffer, int cpu)
+{
+	if (cpu == RBT_ALL_CPUS)
+		return buffer->nr_pages * buffer->subbuf_size;
+	if (!rb_valid_cpu(buffer, cpu))
+		return 0;
+	return READ_ONCE(buffer->buffers[cpu]->nr_pages) * buffer->subbuf_size;
+}
+EXPORT_SYMBOL_GPL(rbt_size);
+
+/**
+ * rbt_subbuf_size - bytes of event data one sub-buffer holds
+ * @buffer: the buffer
+ */
+unsigned int rbt_subbuf_size(struct rbt_buffer *buffer)
+{
+	return buffer->subbuf_size;
+}
+EXPORT_SYMBOL_GPL(rbt_subbuf_size);
+
+/**
+ * rbt_max_event_size - the largest payload rbt_lock_reserve() accepts
+ * @buffer: the buffer
+ */
+unsigned int rbt_max_event_size(struct rbt_buffer *buffer)
+{
+	if (READ_ONCE(buffer->time_stamp_abs))
+		return buffer->max_data_size - RB_LEN_TIME_STAMP;
+	return buffer->max_data_size;
+}
+EXPORT_SYMBOL_GPL(rbt_max_event_size);
+
+/**
+ * rbt_set_clock - choose the clock events are stamped with
+ * @buffer: the buffer
+ * @clock: returns nanoseconds (or counts); must be callable from NMI
+ *
+ * Stamps from two clocks do not compare: reset the buffer after switching
+ * (the debugfs trace_clock file does).
+ *
+ * Return: 0, or -EINVAL for a NULL clock.
+ */
+int rbt_set_clock(struct rbt_buffer *buffer, u64 (*clock)(void))
+{
+	if (!clock)
+		return -EINVAL;
+	WRITE_ONCE(buffer->clock, clock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rbt_set_clock);
+
+/**
+ * rbt_set_overwrite - switch between overwrite and producer/consumer mode
+ * @buffer: the buffer
+ * @overwrite: true: overwrite the oldest data when full; false: drop new
+ *
+ * Takes effect at the next page crossing; safe while writers run.
+ */
+void rbt_set_overwrite(struct rbt_buffer *buffer, bool overwrite)
+{
+	mutex_lock(&buffer->mutex);
+	if (overwrite)
+		WRITE_ONCE(buffer->flags, buffer->flags | RBT_FL_OVERWRITE);
+	else
+		WRITE_ONCE(buffer->flags, buffer->flags & ~RBT_FL_OVERWRITE);
+	mutex_unlock(&buffer->mutex);
+}
+EXPORT_SYMBOL_GPL(rbt_set_overwrite);
+
+/**
+ * rbt_overwrite - is the buffer in overwrite mode?
+ * @buffer: the buffer
+ */
+bool rbt_overwrite(struct rbt_buffer *buffer)
+{
+	return READ_ONCE(buffer->flags) & RBT_FL_OVERWRITE;
+}
+EXPORT_SYMBOL_GPL(rbt_overwrite);
+
+/**
+ * rbt_set_time_stamp_abs - give every event an absolute 59-bit stamp
+ * @buffer: the buffer
+ * @abs: on or off
+ */
+void rbt_set_time_stamp_abs(struct rbt_buffer *buffer, bool abs)
+{
+	WRITE_ONCE(buffer->time_stamp_abs, abs);
+}
+EXPORT_SYMBOL_GPL(rbt_set_time_stamp_abs);
+
+/**
+ * rbt_record_off - stop recording on every CPU
+ * @buffer: the buffer
+ *
+ * Writers already past the check finish their event.
+ */
+void rbt_record_off(struct rbt_buffer *buffer)
+{
+	atomic_or(RB_BUFFER_OFF, &buffer->record_disabled);
+}
+EXPORT_SYMBOL_GPL(rbt_record_off);
+
+/**
+ * rbt_record_on - resume recording after rbt_record_off()
+ * @buffer: the buffer
+ *
+ * Recording stays off if an internal check failed (a warning said so).
+ */
+void rbt_record_on(struct rbt_buffer *buffer)
+{
+	atomic_andnot(RB_BUFFER_OFF, &buffer->record_disabled);
+}
+EXPORT_SYMBOL_GPL(rbt_record_on);
+
+/**
+ * rbt_record_is_on - is the buffer recording?
+ * @buffer: the buffer
+ */
+bool rbt_record_is_on(struct rbt_buffer *buffer)
+{
+	return !atomic_read(&buffer->record_disabled);
+}
+EXPORT_SYMBOL_GPL(rbt_record_is_on);
+
+/**
+ * rb_num_of_entries - events committed and neither read nor overwritten
+ * @cpu_buffer: the per-CPU buffer
+ */
+unsigned long rb_num_of_entries(struct rb_cpu_buffer *cpu_buffer)
+{
+	return local_read(&cpu_buffer->entries) -
+		(local_read(&cpu_buffer->overrun) + cpu_buffer->read);
+}
+
+/**
+ * rbt_cpu_stats - the counters of one CPU's ring
+ * @buffer: the buffer
+ * @cpu: the CPU
+ * @stats: filled in
+ *
+ * Every event a writer asked for ends in exactly one of: read, entries
+ * (still there), overrun, dropped, commit_overrun, recursion, too_big.
+ *
+ * Return: 0, or -EINVAL for a bad CPU.
+ */
+int rbt_cpu_stats(struct rbt_buffer *buffer, int cpu, struct rbt_cpu_stats *stats)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+	unsigned long flags;
+
+	if (!rb_valid_cpu(buffer, cpu))
+		return -EINVAL;
+	cpu_buffer = buffer->buffers[cpu];
+
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	stats->entries = rb_num_of_entries(cpu_buffer);
+	stats->written = local_read(&cpu_buffer->entries);
+	stats->bytes = local_read(&cpu_buffer->entries_bytes) - cpu_buffer->read_bytes;
+	stats->overrun = local_read(&cpu_buffer->overrun);
+	stats->commit_overrun = local_read(&cpu_buffer->commit_overrun);
+	stats->dropped = local_read(&cpu_buffer->dropped);
+	stats->read = cpu_buffer->read;
+	stats->recursion = local_read(&cpu_buffer->recursion);
+	stats->too_big = local_read(&cpu_buffer->too_big);
+	stats->ts_lost = local_read(&cpu_buffer->ts_lost);
+	stats->pages_touched = local_read(&cpu_buffer->pages_touched);
+	if (cpu_buffer->reader_page->read < rb_page_size(cpu_buffer->reader_page))
+		stats->oldest_ts = cpu_buffer->reader_page->page->time_stamp;
+	else
+		stats->oldest_ts = cpu_buffer->head_page->page->time_stamp;
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rbt_cpu_stats);
+
+/**
+ * rbt_entries - unread events in the whole buffer
+ * @buffer: the buffer
+ */
+u64 rbt_entries(struct rbt_buffer *buffer)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_cpu(cpu, buffer->cpumask)
+		sum += rb_num_of_entries(buffer->buffers[cpu]);
+	return sum;
+}
+EXPORT_SYMBOL_GPL(rbt_entries);
+
+static void rb_reset_page(struct rb_page *bpage)
+{
+	local_set(&bpage->write, 0);
+	local_set(&bpage->entries, 0);
+	local_set(&bpage->page->commit, 0);
+	bpage->page->time_stamp = 0;
+	bpage->read = 0;
+	bpage->real_end = 0;
+}
+
+/**
+ * rb_reset_cpu_locked - empty a ring and zero its counters
+ * @cpu_buffer: the per-CPU buffer, writers quiesced, reader lock held
+ */
+void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct rb_page *bpage;
+
+	rb_head_page_deactivate(cpu_buffer);
+	cpu_buffer->head_page = list_entry(cpu_buffer->pages, struct rb_page, list);
+	bpage = cpu_buffer->head_page;
+	do {
+		rb_reset_page(bpage);
+		rb_inc_page(&bpage);
+	} while (bpage != cpu_buffer->head_page);
+	cpu_buffer->tail_page = cpu_buffer->head_page;
+	cpu_buffer->commit_page = cpu_buffer->head_page;
+	rb_reset_page(cpu_buffer->reader_page);
+	INIT_LIST_HEAD(&cpu_buffer->reader_page->list);
+
+	local_set(&cpu_buffer->entries_bytes, 0);
+	local_set(&cpu_buffer->entries, 0);
+	local_set(&cpu_buffer->overrun, 0);
+	local_set(&cpu_buffer->commit_overrun, 0);
+	local_set(&cpu_buffer->dropped, 0);
+	local_set(&cpu_buffer->recursion, 0);
+	local_set(&cpu_buffer->too_big, 0);
+	local_set(&cpu_buffer->ts_lost, 0);
+	local_set(&cpu_buffer->committing, 0);
+	local_set(&cpu_buffer->commits, 0);
+	local_set(&cpu_buffer->pages_touched, 0);
+	local_set(&cpu_buffer->pages_lost, 0);
+	local64_set(&cpu_buffer->before_stamp, 0);
+	local64_set(&cpu_buffer->write_stamp, 0);
+	cpu_buffer->read = 0;
+	cpu_buffer->read_bytes = 0;
+	cpu_buffer->read_stamp = 0;
+	cpu_buffer->lost_events = 0;
+	cpu_buffer->last_overrun = 0;
+	cpu_buffer->current_context = 0;
+	rb_head_page_activate(cpu_buffer);
+}
+
+/**
+ * rbt_reset_cpu - empty one CPU's ring and zero its counters
+ * @buffer: the buffer
+ * @cpu: the CPU (a bad CPU is ignored)
+ *
+ * Events written concurrently are refused for the moment of the reset.
+ */
+void rbt_reset_cpu(struct rbt_buffer *buffer, int cpu)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+	unsigned long flags;
+
+	if (!rb_valid_cpu(buffer, cpu))
+		return;
+	cpu_buffer = buffer->buffers[cpu];
+	mutex_lock(&buffer->mutex);
+	rb_quiesce_cpu(cpu_buffer);
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	arch_spin_lock(&cpu_buffer->lock);
+	rb_reset_cpu_locked(cpu_buffer);
+	arch_spin_unlock(&cpu_buffer->lock);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	rb_resume_cpu(cpu_buffer);
+	mutex_unlock(&buffer->mutex);
+}
+EXPORT_SYMBOL_GPL(rbt_reset_cpu);
+
+/**
+ * rbt_reset - empty every CPU's ring
+ * @buffer: the buffer
+ */
+void rbt_reset(struct rbt_buffer *buffer)
+{
+	int cpu;
+
+	for_each_cpu(cpu, buffer->cpumask)
+		rbt_reset_cpu(buffer, cpu);
+}
+EXPORT_SYMBOL_GPL(rbt_reset);

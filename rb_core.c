@@ -1,0 +1,721 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace frontend, write side: reserve and commit on the per-CPU ring,
+ * page crossing, pushing the head in overwrite mode, discard.
+ *
+ * The rules (see Documentation/rbtrace.rst for the diagrams):
+ *
+ *  - A per-CPU buffer is written only by its own CPU, with preemption off
+ *    from reserve to commit. Writers nest (task, softirq, irq, NMI) like a
+ *    stack: a nested writer finishes before the one it interrupted goes on.
+ *  - Space is reserved with local_add_return() on the tail page's write
+ *    index: the fast path has no cmpxchg and no atomic beyond local ones.
+ *  - Pages are in order head, ..., commit, ..., tail. Only the outermost
+ *    writer moves the commit page and publishes a page's commit word;
+ *    nested commits are absorbed into it.
+ *  - A reader on another CPU takes the head page by one cmpxchg on the
+ *    flagged list pointer (rb_pages.c); a writer that must push the head
+ *    (overwrite mode) cmpxchg()es the same word first.
+ */
+#include <linux/preempt.h>
+#include <linux/hardirq.h>
+#include <linux/string.h>
+#include "rb_internal.h"
+#include "rb_timestamp.h"
+
+#ifdef RBTRACE_TEST_HOOKS
+void (*rbt_test_hook)(struct rbt_buffer *buffer, int point);
+EXPORT_SYMBOL_GPL(rbt_test_hook);
+#endif
+
+static __always_inline bool rb_is_reader_page(struct rb_page *page)
+{
+	struct list_head *list = page->list.prev;
+
+	return rb_list_head(list->next) != &page->list;
+}
+
+static __always_inline unsigned long rb_commit_index(struct rb_cpu_buffer *cpu_buffer)
+{
+	return rb_page_commit(cpu_buffer->commit_page);
+}
+
+static __always_inline unsigned long rb_event_index(struct rb_cpu_buffer *cpu_buffer,
+						    struct rbt_event *event)
+{
+	unsigned long addr = (unsigned long)event;
+
+	addr &= (PAGE_SIZE << cpu_buffer->buffer->subbuf_order) - 1;
+	return addr - RB_PAGE_HDR_SIZE;
+}
+
+/* Slow path: an 8-byte time extend or absolute stamp in front of an event. */
+static noinline struct rbt_event *rb_add_time_stamp(struct rbt_event *event,
+						    u64 delta, bool abs)
+{
+	event->type_len = abs ? RB_TYPE_TIME_STAMP : RB_TYPE_TIME_EXTEND;
+	event->time_delta = delta & RB_TS_MASK;
+	event->array[0] = delta >> RB_TS_SHIFT;
+	return (void *)event + RB_LEN_TIME_EXTEND;
+}
+
+/* Write the header of the reserved event (and its stamp if it needs one). */
+static __always_inline void rb_update_event(struct rbt_event *event,
+					    struct rb_event_info *info)
+{
+	unsigned int length = info->length;
+	u64 delta = info->delta;
+
+	if (unlikely(info->add_timestamp)) {
+		bool abs = info->add_timestamp &
+			   (RB_ADD_STAMP_FORCE | RB_ADD_STAMP_ABSOLUTE);
+
+		event = rb_add_time_stamp(event, abs ? info->ts : delta, abs);
+		length -= RB_LEN_TIME_EXTEND;
+		delta = 0;
+	}
+
+	event->time_delta = delta;
+	length -= RB_EVNT_HDR_SIZE;
+	if (length > RB_MAX_SMALL_DATA) {
+		event->type_len = RB_TYPE_DATA_LONG;
+		event->array[0] = length;
+	} else {
+		event->type_len = DIV_ROUND_UP(length, RB_ALIGNMENT);
+	}
+}
+
+/*
+ * The tail page moves on. Its successor is reset to empty, but an
+ * interrupt may already have moved the tail there and reserved on it: the
+ * updater count in the high bits of write/entries makes our reset a
+ * cmpxchg that fails in that case (see RB_WRITE_INTCNT).
+ */
+static void rb_tail_page_update(struct rb_cpu_buffer *cpu_buffer,
+				struct rb_page *tail_page,
+				struct rb_page *next_page)
+{
+	unsigned long old_write, old_entries;
+
+	old_write = local_add_return(RB_WRITE_INTCNT, &next_page->write);
+	old_entries = local_add_return(RB_WRITE_INTCNT, &next_page->entries);
+
+	/* Our updater count is in before we look at tail_page (vs. irqs). */
+	barrier();
+
+	if (tail_page == READ_ONCE(cpu_buffer->tail_page)) {
+		/*
+		 * Outcomes of the two cmpxchg: success, the page is reset;
+		 * failure, an interrupt reserved on it after our add, so it
+		 * is already in use and must not be reset. Either is fine.
+		 */
+		(void)local_cmpxchg(&next_page->write, old_write,
+				    old_write & ~RB_WRITE_MASK);
+		(void)local_cmpxchg(&next_page->entries, old_entries,
+				    old_entries & ~RB_WRITE_MASK);
+
+		/* commit only moves in the outermost writer: no race. */
+		local_set(&next_page->page->commit, 0);
+
+		/* Either we move tail_page or an interrupt already did. */
+		if (try_cmpxchg(&cpu_buffer->tail_page, &tail_page, next_page))
+			local_inc(&cpu_buffer->pages_touched);
+	}
+}
+
+/*
+ * Overwrite mode, the ring is full: push the head page forward, losing
+ * its events (accounted as overrun). Return 0 when the head moved, 1 when
+ * the caller must retry, -1 on a broken ring.
+ */
+static int rb_handle_head_page(struct rb_cpu_buffer *cpu_buffer,
+			       struct rb_page *tail_page,
+			       struct rb_page *next_page)
+{
+	struct rb_page *new_head, *tail_now;
+	unsigned long entries = rb_page_entries(next_page);
+	int type, ret;
+
+	type = rb_head_page_set_update(cpu_buffer, next_page, tail_page,
+				       RB_PAGE_HEAD);
+	/*
+	 * The cmpxchg HEAD -> UPDATE found one of:
+	 *  HEAD   - we are first: account the lost page, then finish.
+	 *  UPDATE - we interrupted a writer doing this; help it finish.
+	 *  NORMAL - an interrupt already moved the head for us: retry.
+	 *  MOVED  - a reader on another CPU swapped next_page out: retry.
+	 */
+	switch (type) {
+	case RB_PAGE_HEAD:
+		local_add(entries, &cpu_buffer->overrun);
+		local_sub(rb_page_commit(next_page), &cpu_buffer->entries_bytes);
+		local_inc(&cpu_buffer->pages_lost);
+		break;
+	case RB_PAGE_UPDATE:
+		break;
+	case RB_PAGE_NORMAL:
+	case RB_PAGE_MOVED:
+		return 1;
+	default:
+		RB_WARN_ON(cpu_buffer, 1);
+		return -1;
+	}
+
+	/*
+	 * The pointer to next_page now says UPDATE, so the reader's swap
+	 * fails until we are done. Flag the page after it as the new head.
+	 */
+	new_head = next_page;
+	rb_inc_page(&new_head);
+	ret = rb_head_page_set_head(cpu_buffer, new_head, next_page,
+				    RB_PAGE_NORMAL);
+	/*
+	 * HEAD   - an interrupt already set it.
+	 * NORMAL - we set it, or interrupts set it and then moved the head
+	 *          further (and cleared it): detected below by the tail.
+	 */
+	if (RB_WARN_ON(cpu_buffer, ret != RB_PAGE_HEAD && ret != RB_PAGE_NORMAL))
+		return -1;
+
+	if (ret == RB_PAGE_NORMAL) {
+		tail_now = READ_ONCE(cpu_buffer->tail_page);
+		/*
+		 * If the tail went past next_page, interrupts moved the head
+		 * beyond new_head already, and the HEAD we just set is
+		 * stale: clear it (only if it is still HEAD).
+		 */
+		if (tail_now != tail_page && tail_now != next_page)
+			rb_head_page_set_normal(cpu_buffer, new_head, next_page,
+						RB_PAGE_HEAD);
+	}
+
+	/* Only the writer that set UPDATE clears it. */
+	if (type == RB_PAGE_HEAD) {
+		ret = rb_head_page_set_normal(cpu_buffer, next_page, tail_page,
+					      RB_PAGE_UPDATE);
+		if (RB_WARN_ON(cpu_buffer, ret != RB_PAGE_UPDATE))
+			return -1;
+	}
+	return 0;
+}
+
+/* Write padding over the end of a page the event did not fit on. */
+static void rb_reset_tail(struct rb_cpu_buffer *cpu_buffer, unsigned long tail,
+			  struct rb_event_info *info)
+{
+	unsigned long bsize = cpu_buffer->buffer->subbuf_size;
+	struct rb_page *tail_page = info->tail_page;
+	unsigned long length = info->length;
+	struct rbt_event *event;
+
+	/* Only the event that crossed the end pads; later ones just undo. */
+	if (tail >= bsize) {
+		if (tail == bsize)
+			tail_page->real_end = 0;
+		local_sub(length, &tail_page->write);
+		return;
+	}
+
+	event = rb_page_index(tail_page, tail);
+	tail_page->real_end = tail;	/* where the data ends, for readers */
+
+	if (tail > bsize - RB_EVNT_MIN_SIZE) {
+		/*
+		 * Under 8 bytes left: no event fits there, so a 4-byte null
+		 * padding (type 29, delta 0, meaning "to the end") is enough,
+		 * and write can go back to tail: nothing can reserve it.
+		 */
+		event->type_len = RB_TYPE_PADDING;
+		event->time_delta = 0;
+		/* Padding visible before write moves back: pairs with the
+		 * smp_rmb() in the reader after it reads write.
+		 */
+		smp_wmb();
+		local_sub(length, &tail_page->write);
+		return;
+	}
+
+	/*
+	 * Larger gap: a discarded event (padding with a length, delta 1)
+	 * fills it, and write is set to the end of the page, so no later
+	 * writer can slip into the gap.
+	 */
+	event->array[0] = (bsize - tail) - RB_EVNT_HDR_SIZE;
+	event->type_len = RB_TYPE_PADDING;
+	event->time_delta = 1;
+	local_add(bsize - tail, &cpu_buffer->entries_bytes);
+	/* Padding visible before the write update: pairs as above. */
+	smp_wmb();
+	local_sub((tail + length) - bsize, &tail_page->write);
+}
+
+static void rb_end_commit(struct rb_cpu_buffer *cpu_buffer);
+
+/*
+ * The reservation ran past the end of the tail page: move the tail on,
+ * pushing the head or dropping the event when the ring is full.
+ * Returns ERR_PTR(-EAGAIN) to retry on the new tail, or NULL to drop.
+ */
+static noinline struct rbt_event *rb_move_tail(struct rb_cpu_buffer *cpu_buffer,
+					       unsigned long tail,
+					       struct rb_event_info *info)
+{
+	struct rb_page *tail_page = info->tail_page;
+	struct rb_page *next_page = tail_page;
+	int ret;
+
+	rb_inc_page(&next_page);
+
+	/*
+	 * The writer wrapped all the way around onto pages that are not
+	 * committed yet (an interrupt storm inside a long commit): drop.
+	 */
+	if (unlikely(next_page == cpu_buffer->commit_page)) {
+		local_inc(&cpu_buffer->commit_overrun);
+		goto out_drop;
+	}
+
+	/*
+	 * next_page is the head (HEAD), is being pushed (UPDATE), or was
+	 * just swapped out by a reader (MOVED): the ring is full, unless
+	 * the commit is still on the reader page.
+	 */
+	if (rb_is_head_page(next_page, &tail_page->list) != RB_PAGE_NORMAL) {
+		if (!rb_is_reader_page(cpu_buffer->commit_page)) {
+			if (!(READ_ONCE(cpu_buffer->buffer->flags) & RBT_FL_OVERWRITE)) {
+				local_inc(&cpu_buffer->dropped);
+				goto out_drop;
+			}
+			ret = rb_handle_head_page(cpu_buffer, tail_page, next_page);
+			if (ret < 0)
+				goto out_drop;
+			if (ret)
+				goto out_again;
+		} else if (unlikely(cpu_buffer->commit_page != cpu_buffer->tail_page &&
+				    cpu_buffer->commit_page == cpu_buffer->reader_page)) {
+			/*
+			 * Commit is still on the reader page and the tail
+			 * wrapped around to the head: overwriting would
+			 * lose uncommitted data.
+			 */
+			local_inc(&cpu_buffer->commit_overrun);
+			goto out_drop;
+		}
+	}
+
+	rb_tail_page_update(cpu_buffer, tail_page, next_page);
+
+out_again:
+	rb_reset_tail(cpu_buffer, tail, info);
+	/* Commit what the old page has, keep our own commit open. */
+	rb_end_commit(cpu_buffer);
+	local_inc(&cpu_buffer->committing);
+	return ERR_PTR(-EAGAIN);
+
+out_drop:
+	rb_reset_tail(cpu_buffer, tail, info);
+	return NULL;
+}
+
+/* Outermost writer: publish commit up to the tail, page by page. */
+static __always_inline void rb_set_commit_to_write(struct rb_cpu_buffer *cpu_buffer)
+{
+	unsigned long max_count;
+
+again:
+	max_count = cpu_buffer->nr_pages * 100;
+
+	while (cpu_buffer->commit_page != READ_ONCE(cpu_buffer->tail_page)) {
+		if (RB_WARN_ON(cpu_buffer, !(--max_count)))
+			return;
+		if (RB_WARN_ON(cpu_buffer,
+			       rb_is_reader_page(cpu_buffer->tail_page)))
+			return;
+		/* Events visible before commit: pairs with the reader's smp_rmb(). */
+		smp_wmb();
+		local_set(&cpu_buffer->commit_page->page->commit,
+			  rb_page_write(cpu_buffer->commit_page));
+		rb_inc_page(&cpu_buffer->commit_page);
+		barrier();
+	}
+	while (rb_commit_index(cpu_buffer) !=
+	       rb_page_write(cpu_buffer->commit_page)) {
+		/* Events visible before commit: pairs with the reader's smp_rmb(). */
+		smp_wmb();
+		local_set(&cpu_buffer->commit_page->page->commit,
+			  rb_page_write(cpu_buffer->commit_page));
+		barrier();
+	}
+	/* An interrupt may have moved the tail after the check above. */
+	if (unlikely(cpu_buffer->commit_page != READ_ONCE(cpu_buffer->tail_page)))
+		goto again;
+}
+
+static __always_inline void rb_start_commit(struct rb_cpu_buffer *cpu_buffer)
+{
+	local_inc(&cpu_buffer->committing);
+	local_inc(&cpu_buffer->commits);
+}
+
+static __always_inline void rb_end_commit_inline(struct rb_cpu_buffer *cpu_buffer)
+{
+	unsigned long commits;
+
+	if (RB_WARN_ON(cpu_buffer, !local_read(&cpu_buffer->committing)))
+		return;
+again:
+	commits = local_read(&cpu_buffer->commits);
+	/* commits read before committing: vs. interrupts. */
+	barrier();
+	if (local_read(&cpu_buffer->committing) == 1) {
+		rb_hook(cpu_buffer->buffer, RBT_HOOK_COMMIT);
+		rb_set_commit_to_write(cpu_buffer);
+	}
+	local_dec(&cpu_buffer->committing);
+	/* committing dropped before commits is re-read: vs. interrupts. */
+	barrier();
+	/*
+	 * An interrupt that reserved and committed between our read of
+	 * commits and our decrement saw committing > 1 and left its event
+	 * for us to publish: do it.
+	 */
+	if (unlikely(local_read(&cpu_buffer->commits) != commits) &&
+	    !local_read(&cpu_buffer->committing)) {
+		local_inc(&cpu_buffer->committing);
+		goto again;
+	}
+}
+
+static void rb_end_commit(struct rb_cpu_buffer *cpu_buffer)
+{
+	rb_end_commit_inline(cpu_buffer);
+}
+
+/*
+ * The reservation: steps A to F of the time-stamp protocol around the
+ * local_add_return() at C (see rb_timestamp.h).
+ */
+static __always_inline struct rbt_event *
+__rb_reserve_next(struct rb_cpu_buffer *cpu_buffer, struct rb_event_info *info)
+{
+	struct rbt_buffer *buffer = cpu_buffer->buffer;
+	unsigned long tail, write, w;
+	struct rb_page *tail_page;
+	struct rbt_event *event;
+
+	/* Keep the compiler from re-reading tail_page below. */
+	tail_page = READ_ONCE(cpu_buffer->tail_page);
+	info->tail_page = tail_page;
+
+	/*A*/	w = rb_page_write(tail_page);
+	rb_ts_read_stamps(cpu_buffer, info, w);
+	rb_hook(buffer, RBT_HOOK_A);
+
+	/*B*/	rb_ts_set_before(cpu_buffer, info);
+	rb_hook(buffer, RBT_HOOK_B);
+
+	/*C*/	write = local_add_return(info->length, &tail_page->write);
+	write &= RB_WRITE_MASK;
+	tail = write - info->length;
+	rb_hook(buffer, RBT_HOOK_C);
+
+	if (unlikely(write > buffer->subbuf_size))
+		return rb_move_tail(cpu_buffer, tail, info);
+
+	rb_ts_settle(cpu_buffer, info, w, tail, write);
+
+	/* The first event of a page takes the page's stamp. */
+	if (unlikely(!tail && !(info->add_timestamp &
+				(RB_ADD_STAMP_FORCE | RB_ADD_STAMP_ABSOLUTE))))
+		info->delta = 0;
+	/* A slow-path delta that outgrew the room reserved for it. */
+	if (unlikely(!(info->add_timestamp & RB_ADD_STAMP_EXTEND) &&
+		     rb_delta_too_big(info->delta))) {
+		info->delta = 0;
+		info->ts_lost = true;
+		local_inc(&cpu_buffer->ts_lost);
+	}
+
+	event = rb_page_index(tail_page, tail);
+	rb_update_event(event, info);
+	local_inc(&tail_page->entries);
+
+	if (unlikely(!tail))
+		tail_page->page->time_stamp = info->ts;
+
+	local_add(info->length, &cpu_buffer->entries_bytes);
+	return event;
+}
+
+static __always_inline struct rbt_event *
+rb_reserve_next_event(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
+{
+	struct rb_event_info info;
+	struct rbt_event *event;
+	int add_ts_default = RB_ADD_STAMP_NONE;
+	int nr_loops = 0;
+
+	rb_start_commit(cpu_buffer);
+	/* The commit page cannot move under us from here. */
+
+	info.length = rb_calculate_event_length(length);
+	if (unlikely(READ_ONCE(cpu_buffer->buffer->time_stamp_abs))) {
+		add_ts_default = RB_ADD_STAMP_ABSOLUTE;
+		info.length += RB_LEN_TIME_STAMP;
+		if (info.length > cpu_buffer->buffer->subbuf_size) {
+			local_inc(&cpu_buffer->too_big);
+			goto out_fail;
+		}
+	}
+again:
+	info.add_timestamp = add_ts_default;
+	info.delta = 0;
+	info.ts_lost = false;
+
+	/*
+	 * Each retry follows a page crossing. More than a full ring of
+	 * crossings without room for one event means an interrupt storm or
+	 * a bug: stop recording rather than spin.
+	 */
+	if (RB_WARN_ON(cpu_buffer, ++nr_loops > RB_MAX_RESERVE_LOOPS))
+		goto out_fail;
+
+	event = __rb_reserve_next(cpu_buffer, &info);
+	if (unlikely(PTR_ERR(event) == -EAGAIN)) {
+		if (info.add_timestamp & (RB_ADD_STAMP_FORCE | RB_ADD_STAMP_EXTEND))
+			info.length -= RB_LEN_TIME_EXTEND;
+		goto again;
+	}
+	if (likely(event)) {
+		if (unlikely(rb_validate))
+			rb_validate_tail(cpu_buffer, &info, event);
+		return event;
+	}
+out_fail:
+	rb_end_commit(cpu_buffer);
+	return NULL;
+}
+
+/*
+ * Recursion guard. current_context has one bit per context, NORMAL the
+ * highest; a writer sets the bit of its context. Finding it already set
+ * means true recursion (a tracer tracing itself), except right at an
+ * interrupt's entry, before preempt_count says "irq": TRANSITION allows
+ * that one level. Unlock clears the lowest set bit: val & (val - 1).
+ */
+static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
+{
+	unsigned int val = cpu_buffer->current_context;
+	int bit = RB_CTX_NORMAL - interrupt_context_level();
+
+	if (unlikely(val & (1U << bit))) {
+		bit = RB_CTX_TRANSITION;
+		if (val & (1U << bit)) {
+			local_inc(&cpu_buffer->recursion);
+			return true;
+		}
+	}
+	cpu_buffer->current_context = val | (1U << bit);
+	return false;
+}
+
+static __always_inline void rb_recursive_unlock(struct rb_cpu_buffer *cpu_buffer)
+{
+	cpu_buffer->current_context &= cpu_buffer->current_context - 1;
+}
+
+/**
+ * rbt_lock_reserve - reserve room for an event on this CPU's buffer
+ * @buffer: the buffer
+ * @length: payload bytes, 1 to rbt_max_event_size()
+ *
+ * Preemption is disabled until the matching rbt_unlock_commit() or
+ * rbt_discard_commit(), which must be called on the same CPU, with no
+ * sleeping in between. Callable from any context, NMI included.
+ *
+ * Return: the event (fill it through rbt_event_data()), or NULL when
+ * recording is off, the length is refused, the call recursed, or the
+ * buffer is full in producer/consumer mode. If NULL is returned, nothing
+ * was reserved and nothing must be committed.
+ */
+struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer, unsigned long length)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+	struct rbt_event *event;
+	int cpu;
+
+	preempt_disable_notrace();
+
+	if (unlikely(atomic_read(&buffer->record_disabled)))
+		goto out;
+	cpu = raw_smp_processor_id();
+	if (unlikely(!cpumask_test_cpu(cpu, buffer->cpumask)))
+		goto out;
+	cpu_buffer = buffer->buffers[cpu];
+	if (unlikely(atomic_read(&cpu_buffer->record_disabled)))
+		goto out;
+	if (unlikely(!length || length > buffer->max_data_size)) {
+		local_inc(&cpu_buffer->too_big);
+		goto out;
+	}
+	if (unlikely(rb_recursive_lock(cpu_buffer)))
+		goto out;
+
+	event = rb_reserve_next_event(cpu_buffer, length);
+	if (likely(event))
+		return event;
+
+	rb_recursive_unlock(cpu_buffer);
+out:
+	preempt_enable_notrace();
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(rbt_lock_reserve);
+
+static __always_inline void rb_wakeups(struct rb_cpu_buffer *cpu_buffer)
+{
+	/* Waking a reader is not NMI-safe; irq_work is. */
+	if (unlikely(READ_ONCE(cpu_buffer->waiters_pending))) {
+		WRITE_ONCE(cpu_buffer->waiters_pending, false);
+		irq_work_queue(&cpu_buffer->wake_work);
+	}
+}
+
+/**
+ * rbt_unlock_commit - commit the event reserved by rbt_lock_reserve()
+ * @buffer: the buffer it was reserved on
+ *
+ * Makes the event visible to readers (once the outermost writer on this
+ * CPU commits) and re-enables preemption.
+ *
+ * Return: 0.
+ */
+int rbt_unlock_commit(struct rbt_buffer *buffer)
+{
+	struct rb_cpu_buffer *cpu_buffer = buffer->buffers[raw_smp_processor_id()];
+
+	local_inc(&cpu_buffer->entries);
+	rb_end_commit_inline(cpu_buffer);
+	rb_wakeups(cpu_buffer);
+	rb_recursive_unlock(cpu_buffer);
+	preempt_enable_notrace();
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rbt_unlock_commit);
+
+/*
+ * The discarded event is the last thing on the tail page: give its space
+ * back with one cmpxchg on write. Returns true if the space was reclaimed.
+ */
+static bool rb_try_to_discard(struct rb_cpu_buffer *cpu_buffer,
+			      struct rbt_event *event)
+{
+	unsigned long new_index = rb_event_index(cpu_buffer, event);
+	unsigned long old_index = new_index + rb_event_ts_length(event);
+	unsigned long addr = (unsigned long)event;
+	struct rb_page *bpage = READ_ONCE(cpu_buffer->tail_page);
+	unsigned long write_mask;
+
+	addr &= ~((PAGE_SIZE << cpu_buffer->buffer->subbuf_order) - 1);
+	if (bpage->page != (void *)addr || rb_page_write(bpage) != old_index)
+		return false;
+
+	/*
+	 * write_stamp is our stamp, and will be wrong once we are gone.
+	 * Zeroing before_stamp makes it differ from write_stamp, so the
+	 * next event takes an absolute stamp instead of a delta from us
+	 * (the event before us keeps its own, correct, stamp).
+	 */
+	local64_set(&cpu_buffer->before_stamp, 0);
+
+	write_mask = local_read(&bpage->write) & ~RB_WRITE_MASK;
+	old_index += write_mask;
+	new_index += write_mask;
+	/*
+	 * Success: the space is free again. Failure: an interrupt reserved
+	 * after us (or the tail moved on) since the check above, so we are
+	 * not last any more; the caller has already made us padding.
+	 */
+	if (local_try_cmpxchg(&bpage->write, (long *)&old_index, new_index)) {
+		local_sub(rb_event_length(event), &cpu_buffer->entries_bytes);
+		return true;
+	}
+	return false;
+}
+
+/* Turn a reserved event into padding that readers skip (delta 1: not null). */
+static void rb_event_discard(struct rbt_event *event)
+{
+	if (event->type_len == RB_TYPE_TIME_EXTEND ||
+	    event->type_len == RB_TYPE_TIME_STAMP)
+		event = (void *)event + RB_LEN_TIME_EXTEND;
+	event->array[0] = rb_event_length(event) - RB_EVNT_HDR_SIZE;
+	event->type_len = RB_TYPE_PADDING;
+	if (!event->time_delta)
+		event->time_delta = 1;
+}
+
+/*
+ * Undo the page's entry count for a discarded event. The event is on one
+ * of the pages between commit and tail (it is not committed yet).
+ */
+static void rb_decrement_entry(struct rb_cpu_buffer *cpu_buffer,
+			       struct rbt_event *event)
+{
+	unsigned long addr = (unsigned long)event;
+	struct rb_page *bpage = cpu_buffer->commit_page;
+	struct rb_page *start = bpage;
+
+	addr &= ~((PAGE_SIZE << cpu_buffer->buffer->subbuf_order) - 1);
+	do {
+		if ((unsigned long)bpage->page == addr) {
+			local_dec(&bpage->entries);
+			return;
+		}
+		rb_inc_page(&bpage);
+	} while (bpage != start);
+	RB_WARN_ON(cpu_buffer, 1);
+}
+
+/**
+ * rbt_discard_commit - drop an event reserved by rbt_lock_reserve()
+ * @buffer: the buffer it was reserved on
+ * @event: the event
+ *
+ * Use instead of rbt_unlock_commit(), never with it. If the event is still
+ * the last one on the tail page its space is reclaimed; otherwise it turns
+ * into padding that readers skip. Events before it are never touched.
+ */
+void rbt_discard_commit(struct rbt_buffer *buffer, struct rbt_event *event)
+{
+	struct rb_cpu_buffer *cpu_buffer = buffer->buffers[raw_smp_processor_id()];
+
+	/* Padding first: if the reclaim fails, readers must skip it. */
+	rb_event_discard(event);
+	rb_decrement_entry(cpu_buffer, event);
+	rb_try_to_discard(cpu_buffer, event);
+	rb_end_commit(cpu_buffer);
+	rb_recursive_unlock(cpu_buffer);
+	preempt_enable_notrace();
+}
+EXPORT_SYMBOL_GPL(rbt_discard_commit);
+
+/**
+ * rbt_write - reserve, copy and commit one event
+ * @buffer: the buffer
+ * @length: payload bytes
+ * @data: the payload
+ *
+ * Return: 0, or -EBUSY when the event was not recorded (recording off,
+ * length refused, recursion, or full in producer/consumer mode).
+ */
+int rbt_write(struct rbt_buffer *buffer, unsigned long length, const void *data)
+{
+	struct rbt_event *event = rbt_lock_reserve(buffer, length);
+
+	if (!event)
+		return -EBUSY;
+	memcpy(rbt_event_data(event), data, length);
+	return rbt_unlock_commit(buffer);
+}
+EXPORT_SYMBOL_GPL(rbt_write);

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rbtrace internals shared by the frontend (synchronisation: reserve,
+ * commit, time stamps, reader swap) and the backend (pages and their
+ * list). Not for other modules: they use <rbtrace/rbtrace.h>.
+ */
+#ifndef _RB_INTERNAL_H
+#define _RB_INTERNAL_H
+
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
+#include <linux/irq_work.h>
+#include <linux/wait.h>
+#include <asm/local.h>
+#include <asm/local64.h>
+#include <rbtrace/rbtrace.h>
+
+/*
+ * Event types, in type_len. 1..28 are data events whose length is
+ * 4 * type_len; 0 is a data event whose length sits in array[0].
+ */
+#define RB_TYPE_DATA_LONG	0
+#define RB_TYPE_DATA_MAX	28
+#define RB_TYPE_PADDING		29
+#define RB_TYPE_TIME_EXTEND	30
+#define RB_TYPE_TIME_STAMP	31
+
+#define RB_ALIGNMENT		4U
+#define RB_MAX_SMALL_DATA	(RB_ALIGNMENT * RB_TYPE_DATA_MAX)
+#define RB_EVNT_HDR_SIZE	4U
+#define RB_EVNT_MIN_SIZE	8U	/* two words */
+#define RB_LEN_TIME_EXTEND	8U
+#define RB_LEN_TIME_STAMP	8U
+
+/* Deltas are 27 bits; absolute stamps 59 bits (27 + 32). */
+#define RB_TS_SHIFT		27
+#define RB_TS_MASK		((1ULL << RB_TS_SHIFT) - 1)
+#define RB_TS_DELTA_TEST	(~RB_TS_MASK)
+#define RB_TS_MSB		(0xf8ULL << 56)
+#define RB_ABS_TS_MASK		(~RB_TS_MSB)
+
+/*
+ * commit word of a data page, as ftrace: the low bits are the length of
+ * the committed data; a reader handing a page out sets MISSED_EVENTS when
+ * events were lost before it, and MISSED_STORED when the count of lost
+ * events is stored (as a long) right after the data.
+ */
+#define RB_MISSED_EVENTS	(1UL << 31)
+#define RB_MISSED_STORED	(1UL << 30)
+#define RB_MISSED_FLAGS		(RB_MISSED_EVENTS | RB_MISSED_STORED)
+
+/*
+ * The write index and the entry count of a page carry an "updater" count
+ * above the index: the writer that moves the tail onto a page adds
+ * RB_WRITE_INTCNT and then cmpxchg()es the counter back to zero. An
+ * interrupt that reserves in between changes the word, so the reset fails
+ * instead of wiping the interrupt's reservation.
+ */
+#define RB_WRITE_MASK		0xfffffUL
+#define RB_WRITE_INTCNT		(1UL << 20)
+
+/*
+ * Flags in the low bits of a page's list.next pointer (descriptors are at
+ * least 4-byte aligned). HEAD marks the pointer to the head page; UPDATE
+ * marks it while a writer is pushing the head forward.
+ */
+#define RB_PAGE_NORMAL		0UL
+#define RB_PAGE_HEAD		1UL
+#define RB_PAGE_UPDATE		2UL
+#define RB_FLAG_MASK		3UL
+#define RB_PAGE_MOVED		4UL	/* return value only: a reader moved it */
+
+/* Bounds on retry loops: hitting one is a bug, reported and recording stops. */
+#define RB_MAX_RESERVE_LOOPS	1000
+#define RB_MAX_SWAP_LOOPS	3
+#define RB_MAX_SPIN_LOOPS	100000	/* reader waiting out a head push */
+
+/* Bit of record_disabled owned by rbt_record_off()/rbt_record_on(). */
+#define RB_BUFFER_OFF		(1 << 20)
+#define RB_MAX_ORDER		7	/* write index has 20 bits */
+
+/* The page handed to readers and to user space: ftrace's buffer_data_page. */
+struct rb_data_page {
+	u64		time_stamp;	/* stamp of the first event */
+	local_t		commit;		/* bytes committed (+ missed flags) */
+	unsigned char	data[];		/* events */
+};
+
+#define RB_PAGE_HDR_SIZE	offsetof(struct rb_data_page, data)
+
+/* Descriptor of one sub-buffer. list must come first (see RB_PAGE_HEAD). */
+struct rb_page {
+	struct list_head	list;
+	local_t			write;		/* index of next write + updaters */
+	unsigned int		read;		/* index of next read */
+	local_t			entries;	/* events on the page + updaters */
+	unsigned long		real_end;	/* end of data before padding */
+	struct rb_data_page	*page;
+};
+
+/*
+ * Recursion guard: one bit per context, ordered so that a deeper context
+ * has a lower bit. TRANSITION absorbs the one level of apparent recursion
+ * seen when an interrupt fires before preempt_count says so.
+ */
+enum {
+	RB_CTX_TRANSITION,
+	RB_CTX_NMI,
+	RB_CTX_IRQ,
+	RB_CTX_SOFTIRQ,
+	RB_CTX_NORMAL,
+	RB_CTX_MAX
+};
+
+/* What an event being reserved needs in front of it. */
+enum {
+	RB_ADD_STAMP_NONE	= 0,
+	RB_ADD_STAMP_EXTEND	= BIT(1),	/* delta does not fit 27 bits */
+	RB_ADD_STAMP_ABSOLUTE	= BIT(2),	/* buffer-wide absolute mode */
+	RB_ADD_STAMP_FORCE	= BIT(3),	/* interrupted a time update */
+};
+
+/* Scratch state of one reservation, on the writer's stack. */
+struct rb_event_info {
+	u64		ts;
+	u64		delta;
+	u64		before;
+	u64		after;
+	unsigned long	length;
+	struct rb_page	*tail_page;
+	int		add_timestamp;
+	bool		ts_lost;	/* delta forced to 0, see rb_ts_settle() */
+};
+
+struct rb_cpu_buffer {
+	int			cpu;
+	atomic_t		record_disabled;
+	struct rbt_buffer	*buffer;
+	raw_spinlock_t		reader_lock;	/* serialises readers */
+	arch_spinlock_t		lock;		/* the reader-page swap */
+	struct list_head	*pages;
+	struct rb_page		*head_page;	/* read from head */
+	struct rb_page		*tail_page;	/* write to tail */
+	struct rb_page		*commit_page;	/* committed pages */
+	struct rb_page		*reader_page;
+	unsigned long		nr_pages;
+	unsigned int		current_context;
+	local_t			entries_bytes;
+	local_t			entries;
+	local_t			overrun;
+	local_t			commit_overrun;
+	local_t			dropped;
+	local_t			recursion;
+	local_t			too_big;
+	local_t			ts_lost;
+	local_t			committing;
+	local_t			commits;
+	local_t			pages_touched;
+	local_t			pages_lost;
+	local64_t		before_stamp;	/* set by every writer at B */
+	local64_t		write_stamp;	/* set by uninterrupted writers at D */
+	unsigned long		read;
+	unsigned long		read_bytes;
+	u64			read_stamp;
+	unsigned long		lost_events;
+	unsigned long		last_overrun;
+	unsigned long		last_pages_touch;
+	unsigned long		validate_failed;
+	struct rb_page		*free_page;	/* spare read page */
+	struct irq_work		wake_work;
+	wait_queue_head_t	waiters;
+	bool			waiters_pending;
+};
+
+struct rbt_buffer {
+	unsigned int		flags;
+	int			cpus;
+	atomic_t		record_disabled;
+	atomic_t		resizing;
+	struct mutex		mutex;		/* serialises resize and hotplug */
+	cpumask_var_t		cpumask;
+	struct rb_cpu_buffer	**buffers;
+	unsigned long		nr_pages;	/* per CPU, for CPUs added later */
+	u64			(*clock)(void);
+	bool			time_stamp_abs;
+	unsigned int		subbuf_order;
+	unsigned int		subbuf_size;	/* data bytes of a sub-buffer */
+	unsigned int		max_data_size;	/* largest event payload */
+	struct hlist_node	node;		/* CPU hotplug instance */
+};
+
+/*
+ * RB_WARN_ON - check an invariant; when it fails, stop recording on the
+ * whole buffer (a broken buffer must not be written into) and warn once.
+ * Evaluates to the condition, for use in if ().
+ */
+#define RB_WARN_ON(b, cond)						\
+	({								\
+		int _rb_ret = unlikely(cond);				\
+		if (_rb_ret) {						\
+			if (__same_type(*(b), struct rb_cpu_buffer)) {	\
+				struct rb_cpu_buffer *_cb = (void *)(b);	\
+				atomic_inc(&_cb->buffer->record_disabled); \
+			} else {					\
+				struct rbt_buffer *_b = (void *)(b);	\
+				atomic_inc(&_b->record_disabled);	\
+			}						\
+			WARN_ON_ONCE(1);				\
+		}							\
+		_rb_ret;						\
+	})
+
+/* Event format helpers (rb_event.c) */
+unsigned int rb_event_length(struct rbt_event *event);
+unsigned int rb_event_ts_length(struct rbt_event *event);
+u64 rb_event_time_stamp(struct rbt_event *event);
+unsigned int rb_calculate_event_length(unsigned int length);
+
+static inline unsigned long rb_page_write(struct rb_page *bpage)
+{
+	return local_read(&bpage->write) & RB_WRITE_MASK;
+}
+
+static inline unsigned long rb_page_entries(struct rb_page *bpage)
+{
+	return local_read(&bpage->entries) & RB_WRITE_MASK;
+}
+
+static inline unsigned long rb_page_commit(struct rb_page *bpage)
+{
+	return local_read(&bpage->page->commit);
+}
+
+static inline unsigned long rb_page_size(struct rb_page *bpage)
+{
+	return rb_page_commit(bpage) & ~RB_MISSED_FLAGS;
+}
+
+static inline void *rb_page_index(struct rb_page *bpage, unsigned int index)
+{
+	return bpage->page->data + index;
+}
+
+static inline bool rb_null_event(struct rbt_event *event)
+{
+	return event->type_len == RB_TYPE_PADDING && !event->time_delta;
+}
+
+/*
+ * rb_is_head_page - the flag of @list->next if it points to @page, or
+ * RB_PAGE_MOVED if it does not (a reader swapped @page out).
+ */
+static inline int rb_is_head_page(struct rb_page *page, struct list_head *list)
+{
+	unsigned long val = (unsigned long)READ_ONCE(list->next);
+
+	if ((val & ~RB_FLAG_MASK) != (unsigned long)&page->list)
+		return RB_PAGE_MOVED;
+	return val & RB_FLAG_MASK;
+}
+
+/* Page list primitives (rb_pages.c) */
+struct list_head *rb_list_head(struct list_head *list);
+void rb_inc_page(struct rb_page **bpage);
+struct rb_page *rb_set_head_page(struct rb_cpu_buffer *cpu_buffer);
+int rb_head_page_replace(struct rb_page *old, struct rb_page *new);
+void rb_head_page_activate(struct rb_cpu_buffer *cpu_buffer);
+void rb_head_page_deactivate(struct rb_cpu_buffer *cpu_buffer);
+void rb_list_head_clear(struct list_head *list);
+void rb_set_list_to_head(struct list_head *list);
+int rb_head_page_set_update(struct rb_cpu_buffer *cpu_buffer,
+			    struct rb_page *head, struct rb_page *prev,
+			    int old_flag);
+int rb_head_page_set_head(struct rb_cpu_buffer *cpu_buffer,
+			  struct rb_page *head, struct rb_page *prev,
+			  int old_flag);
+int rb_head_page_set_normal(struct rb_cpu_buffer *cpu_buffer,
+			    struct rb_page *head, struct rb_page *prev,
+			    int old_flag);
+struct rb_page *rb_alloc_page(struct rbt_buffer *buffer, int cpu, gfp_t gfp);
+void rb_free_page(struct rb_page *bpage);
+int rb_alloc_pages(struct rbt_buffer *buffer, int cpu, unsigned long nr_pages,
+		   struct list_head *pages);
+void rb_free_page_list(struct list_head *pages);
+bool rb_check_pages(struct rb_cpu_buffer *cpu_buffer);
+
+/* Core (rb_core.c) */
+void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer);
+unsigned long rb_num_of_entries(struct rb_cpu_buffer *cpu_buffer);
+
+/* Time stamps (rb_timestamp.c) */
+extern bool rb_validate;
+void rb_validate_tail(struct rb_cpu_buffer *cpu_buffer,
+		      struct rb_event_info *info, struct rbt_event *event);
+u64 rb_local_clock(void);
+
+/* Reader (rb_reader.c) */
+void rb_wake_work(struct irq_work *work);
+
+/* Test hooks: compiled out of normal builds */
+#ifdef RBTRACE_TEST_HOOKS
+enum rbt_hook_point {
+	RBT_HOOK_A,	/* after reading the write index */
+	RBT_HOOK_B,	/* after setting before_stamp */
+	RBT_HOOK_C,	/* after reserving */
+	RBT_HOOK_D,	/* after setting write_stamp */
+	RBT_HOOK_E,	/* slow path: after reading write_stamp */
+	RBT_HOOK_COMMIT,	/* before the outermost commit publishes */
+	RBT_HOOK_MAX
+};
+extern void (*rbt_test_hook)(struct rbt_buffer *buffer, int point);
+#define rb_hook(b, p)							\
+	do {								\
+		void (*_h)(struct rbt_buffer *, int) = READ_ONCE(rbt_test_hook); \
+		if (unlikely(_h))					\
+			_h(b, p);					\
+	} while (0)
+#else
+#define rb_hook(b, p)	do { } while (0)
+#endif
+
+#endif /* _RB_INTERNAL_H */

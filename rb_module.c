@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace module: parameters, the default buffer behind the debugfs
+ * interface, load and unload.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+#include "rb_internal.h"
+#include "rb_debugfs.h"
+
+#define RB_DEFAULT_SIZE_KB	1024UL
+#define RB_MAX_SIZE_KB		(1UL << 22)	/* 4 GiB per CPU: beyond is absurd */
+
+static unsigned long buffer_size_kb = RB_DEFAULT_SIZE_KB;
+module_param(buffer_size_kb, ulong, 0400);
+MODULE_PARM_DESC(buffer_size_kb,
+		 "per-CPU buffer size in KiB at load (default 1024, at least 1)");
+
+static char *mode = "overwrite";
+module_param(mode, charp, 0400);
+MODULE_PARM_DESC(mode,
+		 "overwrite (flight recorder, default) or consumer (producer/consumer: drop new events when full)");
+
+static unsigned int subbuf_order;
+module_param(subbuf_order, uint, 0400);
+MODULE_PARM_DESC(subbuf_order, "sub-buffer size is PAGE_SIZE << order (0 to 7, default 0)");
+
+struct rbt_buffer *rb_global;
+
+static int __init rb_parse_params(unsigned int *flags)
+{
+	if (!strcmp(mode, "overwrite")) {
+		*flags = RBT_FL_OVERWRITE;
+	} else if (!strcmp(mode, "consumer")) {
+		*flags = 0;
+	} else {
+		pr_err("rbtrace: mode=%s: must be overwrite or consumer\n", mode);
+		return -EINVAL;
+	}
+	if (!buffer_size_kb || buffer_size_kb > RB_MAX_SIZE_KB) {
+		pr_err("rbtrace: buffer_size_kb=%lu: must be 1 to %lu\n",
+		       buffer_size_kb, RB_MAX_SIZE_KB);
+		return -EINVAL;
+	}
+	if (subbuf_order > RB_MAX_ORDER) {
+		pr_err("rbtrace: subbuf_order=%u: must be 0 to %d\n",
+		       subbuf_order, RB_MAX_ORDER);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int __init rb_init(void)
+{
+	unsigned int flags;
+	int ret;
+
+	ret = rb_parse_params(&flags);
+	if (ret)
+		return ret;
+
+	rb_global = rbt_alloc(buffer_size_kb << 10, flags, subbuf_order);
+	if (!rb_global) {
+		pr_err("rbtrace: cannot allocate %lu KiB per CPU\n", buffer_size_kb);
+		return -ENOMEM;
+	}
+	ret = rb_debugfs_init(rb_global);
+	if (ret) {
+		pr_err("rbtrace: cannot create the debugfs files (%d)\n", ret);
+		rbt_free(rb_global);
+		return ret;
+	}
+	return 0;
+}
+
+static void __exit rb_exit(void)
+{
+	rb_debugfs_exit();
+	rbt_free(rb_global);
+}
+
+module_init(rb_init);
+module_exit(rb_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("rbtrace: per-CPU lockless tracing ring buffer");
+MODULE_AUTHOR("The rbtrace developers");

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace backend: the memory. Sub-buffer pages, their descriptors, and
+ * the circular list that links them, with the HEAD and UPDATE flags kept
+ * in the low bits of the list pointers.
+ *
+ * Making the list lockless needs one trick: the pointer *to* the head page
+ * (prev->next of the head) carries a flag. Descriptors are allocated at
+ * least 4-byte aligned, so the two low bits of a list pointer are free:
+ *
+ *	bits	meaning of prev->next
+ *	 00	normal page
+ *	 01	HEAD: points to the head page
+ *	 10	UPDATE: points to the head page, which a writer is moving
+ *
+ * A reader swaps its page in only when it sees HEAD (cmpxchg HEAD -> its
+ * page); a writer pushing the head in overwrite mode first cmpxchg()es
+ * HEAD -> UPDATE, which makes the reader's cmpxchg fail until the writer
+ * has set HEAD on the next page. Every transition is a cmpxchg on the same
+ * word, so the reader and the writer (and the interrupts that nest in the
+ * writer) always agree on who moved the head.
+ */
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include "rb_internal.h"
+
+/**
+ * rb_list_head - a list pointer with its flags cleared
+ * @list: a pointer that may carry RB_PAGE_HEAD or RB_PAGE_UPDATE
+ */
+struct list_head *rb_list_head(struct list_head *list)
+{
+	return (struct list_head *)((unsigned long)list & ~RB_FLAG_MASK);
+}
+
+/**
+ * rb_inc_page - advance a page pointer to the next page in the ring
+ * @bpage: the pointer to advance
+ */
+void rb_inc_page(struct rb_page **bpage)
+{
+	struct list_head *p = rb_list_head((*bpage)->list.next);
+
+	*bpage = list_entry(p, struct rb_page, list);
+}
+
+/**
+ * rb_set_list_to_head - flag @list->next as the pointer to the head page
+ * @list: the list entry of the page before the head
+ */
+void rb_set_list_to_head(struct list_head *list)
+{
+	unsigned long *ptr = (unsigned long *)&list->next;
+
+	*ptr |= RB_PAGE_HEAD;
+	*ptr &= ~RB_PAGE_UPDATE;
+}
+
+/**
+ * rb_list_head_clear - drop the flags of @list->next
+ * @list: a list entry
+ */
+void rb_list_head_clear(struct list_head *list)
+{
+	unsigned long *ptr = (unsigned long *)&list->next;
+
+	*ptr &= ~RB_FLAG_MASK;
+}
+
+/**
+ * rb_head_page_activate - flag the pointer to the current head page
+ * @cpu_buffer: a buffer no writer or reader is using
+ */
+void rb_head_page_activate(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct rb_page *head = cpu_buffer->head_page;
+
+	if (head)
+		rb_set_list_to_head(head->list.prev);
+}
+
+/**
+ * rb_head_page_deactivate - clear every flag in the ring
+ * @cpu_buffer: a buffer no writer or reader is using
+ */
+void rb_head_page_deactivate(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct list_head *hd;
+
+	rb_list_head_clear(cpu_buffer->pages);
+	list_for_each(hd, cpu_buffer->pages)
+		rb_list_head_clear(hd);
+}
+
+/*
+ * rb_head_page_set - move the flag of @prev->next, which must point to
+ * @head, from @old_flag to @new_flag with one cmpxchg. Returns the flag
+ * that was there (so the caller learns who won), or RB_PAGE_MOVED when
+ * @prev->next no longer points to @head: a reader swapped it out.
+ */
+static int rb_head_page_set(struct rb_page *head, struct rb_page *prev,
+			    int old_flag, int new_flag)
+{
+	unsigned long *ptr = (unsigned long *)&prev->list.next;
+	unsigned long val = (unsigned long)&head->list & ~RB_FLAG_MASK;
+	unsigned long ret;
+
+	ret = cmpxchg(ptr, val | old_flag, val | new_flag);
+	if ((ret & ~RB_FLAG_MASK) != val)
+		return RB_PAGE_MOVED;
+	return ret & RB_FLAG_MASK;
+}
+
+/**
+ * rb_head_page_set_update - HEAD -> UPDATE on the pointer to @head
+ * @cpu_buffer: the per-CPU buffer (for symmetry with the other setters)
+ * @head: the head page
+ * @prev: the page before it
+ * @old_flag: the flag expected
+ *
+ * Return: the flag found, or RB_PAGE_MOVED.
+ */
+int rb_head_page_set_update(struct rb_cpu_buffer *cpu_buffer,
+			    struct rb_page *head, struct rb_page *prev,
+			    int old_flag)
+{
+	return rb_head_page_set(head, prev, old_flag, RB_PAGE_UPDATE);
+}
+
+/**
+ * rb_head_page_set_head - set HEAD on the pointer to @head
+ * @cpu_buffer: the per-CPU buffer
+ * @head: the new head page
+ * @prev: the page before it
+ * @old_flag: the flag expected
+ *
+ * Return: the flag found, or RB_PAGE_MOVED.
+ */
+int rb_head_page_set_head(struct rb_cpu_buffer *cpu_buffer,
+			  struct rb_page *head, struct rb_page *prev,
+			  int old_flag)
+{
+	return rb_head_page_set(head, prev, old_flag, RB_PAGE_HEAD);
+}
+
+/**
+ * rb_head_page_set_normal - clear the flag of the pointer to @head
+ * @cpu_buffer: the per-CPU buffer
+ * @head: the page
+ * @prev: the page before it
+ * @old_flag: the flag expected
+ *
+ * Return: the flag found, or RB_PAGE_MOVED.
+ */
+int rb_head_page_set_normal(struct rb_cpu_buffer *cpu_buffer,
+			    struct rb_page *head, struct rb_page *prev,
+			    int old_flag)
+{
+	return rb_head_page_set(head, prev, old_flag, RB_PAGE_NORMAL);
+}
+
+/**
+ * rb_set_head_page - find the page the HEAD flag points to
+ * @cpu_buffer: the per-CPU buffer, with its reader lock held
+ *
+ * The writer may push the head while we walk, so it can be missed in one
+ * lap; two laps always find it (the writer pushes it at most once per page
+ * it fills, and it cannot fill the ring while we hold the swap lock and it
+ * waits for nothing). Three laps, then the ring is declared broken.
+ *
+ * Return: the head page, or NULL after a warning that stops recording.
+ */
+struct rb_page *rb_set_head_page(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct rb_page *head, *page;
+	int i;
+
+	if (RB_WARN_ON(cpu_buffer, !cpu_buffer->head_page))
+		return NULL;
+
+	page = head = cpu_buffer->head_page;
+	for (i = 0; i < 3; i++) {
+		do {
+			int flag = rb_is_head_page(page, page->list.prev);
+
+			/* UPDATE: the head is being pushed; it is still ours
+			 * to find, and the swap will wait for the writer.
+			 */
+			if (flag == RB_PAGE_HEAD || flag == RB_PAGE_UPDATE) {
+				cpu_buffer->head_page = page;
+				return page;
+			}
+			rb_inc_page(&page);
+		} while (page != head);
+	}
+	RB_WARN_ON(cpu_buffer, 1);
+	return NULL;
+}
+
+/**
+ * rb_head_page_replace - put @new in the ring in place of the head @old
+ * @old: the head page
+ * @new: the reader's spare page, already linked to @old's neighbours
+ *
+ * One cmpxchg on the flagged pointer to @old: it succeeds only if the flag
+ * is HEAD, i.e. no writer is pushing the head (UPDATE) and none has pushed
+ * it past @old (NORMAL).
+ *
+ * Return: true if @new replaced @old.
+ */
+int rb_head_page_replace(struct rb_page *old, struct rb_page *new)
+{
+	unsigned long *ptr = (unsigned long *)&old->list.prev->next;
+	unsigned long val;
+
+	val = (READ_ONCE(*ptr) & ~RB_FLAG_MASK) | RB_PAGE_HEAD;
+	return try_cmpxchg(ptr, &val, (unsigned long)&new->list);
+}
+
+/**
+ * rb_alloc_page - allocate one sub-buffer and its descriptor
+ * @buffer: the buffer (gives the sub-buffer order)
+ * @cpu: the CPU whose node the memory comes from
+ * @gfp: allocation flags
+ */
+struct rb_page *rb_alloc_page(struct rbt_buffer *buffer, int cpu, gfp_t gfp)
+{
+	struct rb_page *bpage;
+	struct page *page;
+
+	/* Cache-line aligned: the low bits of &bpage->list carry flags. */
+	bpage = kzalloc_node(ALIGN(sizeof(*bpage), cache_line_size()), gfp,
+			     cpu_to_node(cpu));
+	if (!bpage)
+		return NULL;
+
+	page = alloc_pages_node(cpu_to_node(cpu),
+				gfp | __GFP_COMP | __GFP_ZERO,
+				buffer->subbuf_order);
+	if (!page) {
+		kfree(bpage);
+		return NULL;
+	}
+	bpage->page = page_address(page);
+	INIT_LIST_HEAD(&bpage->list);
+	return bpage;
+}
+
+/**
+ * rb_free_page - free a sub-buffer and its descriptor
+ * @bpage: the page, or NULL
+ */
+void rb_free_page(struct rb_page *bpage)
+{
+	if (!bpage)
+		return;
+	free_pages((unsigned long)bpage->page,
+		   compound_order(virt_to_page(bpage->page)));
+	kfree(bpage);
+}
+
+/**
+ * rb_free_page_list - free every page on a plain (unflagged) list
+ * @pages: the list head, not itself a page
+ */
+void rb_free_page_list(struct list_head *pages)
+{
+	struct rb_page *bpage, *tmp;
+
+	list_for_each_entry_safe(bpage, tmp, pages, list) {
+		list_del_init(&bpage->list);
+		rb_free_page(bpage);
+	}
+}
+
+/**
+ * rb_alloc_pages - allocate @nr_pages sub-buffers onto @pages
+ * @buffer: the buffer
+ * @cpu: the CPU they are for
+ * @nr_pages: how many
+ * @pages: an empty list to put them on
+ *
+ * All or nothing: on failure every page allocated here is freed.
+ */
+int rb_alloc_pages(struct rbt_buffer *buffer, int cpu, unsigned long nr_pages,
+		   struct list_head *pages)
+{
+	gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN;
+	unsigned long i;
+
+	/* Do not push the machine into the OOM killer for a trace buffer. */
+	if (nr_pages > si_mem_available() / 2)
+		return -ENOMEM;
+
+	for (i = 0; i < nr_pages; i++) {
+		struct rb_page *bpage = rb_alloc_page(buffer, cpu, gfp);
+
+		if (!bpage) {
+			rb_free_page_list(pages);
+			return -ENOMEM;
+		}
+		list_add_tail(&bpage->list, pages);
+		cond_resched();
+	}
+	return 0;
+}
+
+/**
+ * rb_check_pages - verify the links of a ring no writer is changing
+ * @cpu_buffer: the per-CPU buffer, recording disabled
+ *
+ * Return: true if every next/prev pair agrees and no flag is left over
+ * but the one HEAD flag.
+ */
+bool rb_check_pages(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct list_head *head = rb_list_head(cpu_buffer->pages);
+	struct list_head *tmp;
+	unsigned long n = 0;
+	int heads = 0;
+
+	if (RB_WARN_ON(cpu_buffer,
+		       rb_list_head(rb_list_head(head->next)->prev) != head))
+		return false;
+	for (tmp = rb_list_head(head->next); tmp != head;
+	     tmp = rb_list_head(tmp->next)) {
+		if (RB_WARN_ON(cpu_buffer,
+			       rb_list_head(rb_list_head(tmp->next)->prev) != tmp))
+			return false;
+		if (++n > cpu_buffer->nr_pages)
+			break;
+	}
+	tmp = head;
+	do {
+		unsigned long flag = (unsigned long)tmp->next & RB_FLAG_MASK;
+
+		if (RB_WARN_ON(cpu_buffer, flag == RB_PAGE_UPDATE))
+			return false;
+		heads += flag == RB_PAGE_HEAD;
+		tmp = rb_list_head(tmp->next);
+	} while (tmp != head);
+	return !RB_WARN_ON(cpu_buffer, heads != 1 || n + 1 != cpu_buffer->nr_pages);
+}

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace reader: the reader page swap and consuming reads.
+ *
+ * A reader never reads the ring in place. It owns one spare page, the
+ * reader page, outside the ring, and when that is used up it swaps it
+ * with the head page: its spare goes into the ring where the head was,
+ * and the old head, with the oldest data, becomes the reader page.
+ *
+ *	before:              +---+   +---+   +---+
+ *	           ... -H->  | H | ->|   | ->|   | ...
+ *	                     +---+   +---+   +---+
+ *	           reader:   +---+
+ *	                     | R |
+ *	                     +---+
+ *	after:               +---+   +---+   +---+
+ *	           ... --->  | R | -H->  | ->|   | ...
+ *	                     +---+   +---+   +---+
+ *	           reader:   +---+
+ *	                     | H |   (the oldest data, now private)
+ *	                     +---+
+ *
+ * The swap is one cmpxchg on the flagged pointer to the head (see
+ * rb_pages.c). Readers of one CPU are serialised by reader_lock, and a
+ * writer never waits for a reader: a reader cannot preempt a writer, and
+ * a writer pushing the head makes the reader's cmpxchg fail until done.
+ */
+#include <linux/delay.h>
+#include <linux/sched.h>
+#include "rb_internal.h"
+
+static struct rbt_event *rb_reader_event(struct rb_cpu_buffer *cpu_buffer)
+{
+	return rb_page_index(cpu_buffer->reader_page, cpu_buffer->reader_page->read);
+}
+
+/* Readers keep read_stamp as the stamp of the event they are on. */
+static void rb_update_read_stamp(struct rb_cpu_buffer *cpu_buffer,
+				 struct rbt_event *event)
+{
+	switch (event->type_len) {
+	case RB_TYPE_PADDING:
+		return;
+	case RB_TYPE_TIME_EXTEND:
+		cpu_buffer->read_stamp += rb_event_time_stamp(event);
+		return;
+	case RB_TYPE_TIME_STAMP:
+		cpu_buffer->read_stamp = rb_event_time_stamp(event);
+		return;
+	default:
+		cpu_buffer->read_stamp += event->time_delta;
+		return;
+	}
+}
+
+/* Swap the head page in; return the reader page if it has data. */
+static struct rb_page *rb_swap_reader_page(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct rb_page *reader;
+	unsigned long overrun;
+	int nr_loops = 0, spins = 0;
+
+again:
+	/*
+	 * Two laps at most: the first may swap in a page, the second returns
+	 * it. A third happens when the swapped-in page turned out to be
+	 * empty (it was the reader's own spare, put there by an earlier
+	 * swap). More than that is a broken ring.
+	 */
+	if (RB_WARN_ON(cpu_buffer, ++nr_loops > RB_MAX_SWAP_LOOPS))
+		return NULL;
+
+	reader = cpu_buffer->reader_page;
+	if (reader->read < rb_page_size(reader))
+		return reader;
+	if (RB_WARN_ON(cpu_buffer, reader->read > rb_page_size(reader)))
+		return NULL;
+	/* Caught up with the writer. */
+	if (cpu_buffer->commit_page == reader)
+		return NULL;
+	if (rb_num_of_entries(cpu_buffer) == 0)
+		return NULL;
+
+	/* Empty our spare before it goes into the ring. */
+	local_set(&reader->write, 0);
+	local_set(&reader->entries, 0);
+	local_set(&reader->page->commit, 0);
+	reader->real_end = 0;
+
+spin:
+	reader = rb_set_head_page(cpu_buffer);
+	if (!reader)
+		return NULL;
+	cpu_buffer->reader_page->list.next = rb_list_head(reader->list.next);
+	cpu_buffer->reader_page->list.prev = reader->list.prev;
+	/* pages must not point at the page that leaves the ring. */
+	cpu_buffer->pages = reader->list.prev;
+	/* The spare's next pointer is the new pointer to the head. */
+	rb_set_list_to_head(&cpu_buffer->reader_page->list);
+
+	/*
+	 * Read overrun only after the links above are set: the writer's
+	 * cmpxchg when it pushes the head is a full barrier, and our swap
+	 * fails while a push is under way, so the overrun read here is the
+	 * one that matches the page we take. Pairs with that cmpxchg in
+	 * rb_handle_head_page().
+	 */
+	smp_mb();
+	overrun = local_read(&cpu_buffer->overrun);
+
+	/*
+	 * The swap: HEAD -> our spare. Fails if a writer is pushing the
+	 * head (UPDATE) or pushed it past (NORMAL/moved): find it again.
+	 * A push takes a writer a few instructions with preemption off, so
+	 * this ends quickly; the bound catches a broken ring.
+	 */
+	if (!rb_head_page_replace(reader, cpu_buffer->reader_page)) {
+		if (RB_WARN_ON(cpu_buffer, ++spins > RB_MAX_SPIN_LOOPS))
+			return NULL;
+		cpu_relax();
+		goto spin;
+	}
+
+	/* Our spare is in: point the new head back at it. */
+	rb_list_head(reader->list.next)->prev = &cpu_buffer->reader_page->list;
+	rb_inc_page(&cpu_buffer->head_page);
+
+	cpu_buffer->reader_page = reader;
+	reader->read = 0;
+	if (overrun != cpu_buffer->last_overrun) {
+		cpu_buffer->lost_events = overrun - cpu_buffer->last_overrun;
+		cpu_buffer->last_overrun = overrun;
+	}
+	goto again;
+}
+
+/**
+ * rb_get_reader_page - the reader page, swapped in if needed, or NULL
+ * @cpu_buffer: the per-CPU buffer, reader_lock held
+ */
+static struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer)
+{
+	unsigned long bsize = cpu_buffer->buffer->subbuf_size;
+	struct rb_page *reader;
+	unsigned long flags;
+	int us;
+
+	local_irq_save(flags);
+	arch_spin_lock(&cpu_buffer->lock);
+	reader = rb_swap_reader_page(cpu_buffer);
+	if (reader && reader->read == 0)
+		cpu_buffer->read_stamp = reader->page->time_stamp;
+	arch_spin_unlock(&cpu_buffer->lock);
+	local_irq_restore(flags);
+
+	/*
+	 * A write index past the end means a writer crossing off this page
+	 * has not yet set it back (rb_reset_tail()). It runs with preemption
+	 * off on its CPU and is done within microseconds; give it a second.
+	 */
+	for (us = 0; reader && rb_page_write(reader) > bsize; us++) {
+		if (RB_WARN_ON(cpu_buffer, us >= USEC_PER_SEC))
+			return NULL;
+		udelay(1);
+		/* Re-read write: pairs with the smp_wmb() in rb_reset_tail(). */
+		smp_rmb();
+	}
+	/*
+	 * See the padding and the committed events: pairs with the smp_wmb()
+	 * in rb_reset_tail() and in rb_set_commit_to_write().
+	 */
+	smp_rmb();
+	return reader;
+}
+
+static void rb_advance_reader(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct rbt_event *event;
+	unsigned int length;
+
+	if (RB_WARN_ON(cpu_buffer, !rb_get_reader_page(cpu_buffer)))
+		return;
+	event = rb_reader_event(cpu_buffer);
+	if (event->type_len <= RB_TYPE_DATA_MAX)
+		cpu_buffer->read++;
+	rb_update_read_stamp(cpu_buffer, event);
+	length = rb_event_length(event);
+	cpu_buffer->reader_page->read += length;
+	cpu_buffer->read_bytes += length;
+}
+
+/*
+ * The next data event with its stamp, or padding (the caller skips it
+ * and retries, so a writer discarding everything cannot trap us here).
+ */
+static struct rbt_event *rb_buffer_peek(struct rb_cpu_buffer *cpu_buffer,
+					u64 *ts, unsigned long *lost_events)
+{
+	struct rbt_event *event;
+	int nr_loops = 0;
+
+	if (ts)
+		*ts = 0;
+again:
+	/* An absolute stamp or extend, then its event: three at most. */
+	if (RB_WARN_ON(cpu_buffer, ++nr_loops > 3))
+		return NULL;
+	if (!rb_get_reader_page(cpu_buffer))
+		return NULL;
+
+	event = rb_reader_event(cpu_buffer);
+	switch (event->type_len) {
+	case RB_TYPE_PADDING:
+		RB_WARN_ON(cpu_buffer, rb_null_event(event));
+		return event;
+	case RB_TYPE_TIME_EXTEND:
+	case RB_TYPE_TIME_STAMP:
+		rb_advance_reader(cpu_buffer);
+		goto again;
+	default:
+		if (ts)
+			*ts = cpu_buffer->read_stamp + event->time_delta;
+		if (lost_events)
+			*lost_events = cpu_buffer->lost_events;
+		return event;
+	}
+}
+
+/* Serialise with other readers; also correct from NMI (trylock only). */
+static bool rb_reader_lock(struct rb_cpu_buffer *cpu_buffer, unsigned long *flags)
+{
+	if (likely(!in_nmi())) {
+		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, *flags);
+		return true;
+	}
+	return raw_spin_trylock_irqsave(&cpu_buffer->reader_lock, *flags);
+}
+
+static bool rb_valid_reader_cpu(struct rbt_buffer *buffer, int cpu)
+{
+	return cpu >= 0 && cpu < nr_cpu_ids && cpumask_test_cpu(cpu, buffer->cpumask);
+}
+
+static struct rbt_event *rb_read_one(struct rbt_buffer *buffer, int cpu, u64 *ts,
+				     unsigned long *lost_events, bool consume)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+	struct rbt_event *event;
+	unsigned long flags;
+
+	if (!rb_valid_reader_cpu(buffer, cpu))
+		return NULL;
+	cpu_buffer = buffer->buffers[cpu];
+	if (!rb_reader_lock(cpu_buffer, &flags))
+		return NULL;
+	do {
+		event = rb_buffer_peek(cpu_buffer, ts, lost_events);
+		if (event && (consume || event->type_len == RB_TYPE_PADDING)) {
+			rb_advance_reader(cpu_buffer);
+			if (consume && event->type_len != RB_TYPE_PADDING)
+				cpu_buffer->lost_events = 0;
+		}
+	} while (event && event->type_len == RB_TYPE_PADDING);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	return event;
+}
+
+/**
+ * rbt_peek - the next unread event of a CPU, without consuming it
+ * @buffer: the buffer
+ * @cpu: the CPU
+ * @ts: set to the event's time stamp (may be NULL)
+ * @lost_events: set to the events lost before it (may be NULL)
+ *
+ * The event stays valid until the next consuming read on this CPU.
+ *
+ * Return: the event, or NULL if there is none (or @cpu is bad).
+ */
+struct rbt_event *rbt_peek(struct rbt_buffer *buffer, int cpu, u64 *ts,
+			   unsigned long *lost_events)
+{
+	return rb_read_one(buffer, cpu, ts, lost_events, false);
+}
+EXPORT_SYMBOL_GPL(rbt_peek);
+
+/**
+ * rbt_consume - read and consume the next event of a CPU
+ * @buffer: the buffer
+ * @cpu: the CPU
+ * @ts: set to the event's time stamp (may be NULL)
+ * @lost_events: set to the events lost (overwritten) since the previous
+ *               consumed event (may be NULL)
+ *
+ * The returned event lives in the reader page, which only readers of this
+ * CPU touch: it stays valid until the next read on this CPU.
+ *
+ * Return: the event, or NULL if there is none (or @cpu is bad).
+ */
+struct rbt_event *rbt_consume(struct rbt_buffer *buffer, int cpu, u64 *ts,
+			      unsigned long *lost_events)
+{
+	return rb_read_one(buffer, cpu, ts, lost_events, true);
+}
+EXPORT_SYMBOL_GPL(rbt_consume);
+
+/**
+ * rbt_empty_cpu - has a CPU no unread event?
+ * @buffer: the buffer
+ * @cpu: the CPU (a bad CPU is empty)
+ */
+bool rbt_empty_cpu(struct rbt_buffer *buffer, int cpu)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+	struct rb_page *reader;
+	unsigned long flags;
+	bool empty;
+
+	if (!rb_valid_reader_cpu(buffer, cpu))
+		return true;
+	cpu_buffer = buffer->buffers[cpu];
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	reader = cpu_buffer->reader_page;
+	empty = reader->read == rb_page_size(reader) &&
+		(cpu_buffer->commit_page == reader ||
+		 (cpu_buffer->commit_page == cpu_buffer->head_page &&
+		  rb_page_commit(cpu_buffer->head_page) == 0));
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	return empty;
+}
+EXPORT_SYMBOL_GPL(rbt_empty_cpu);
+
+/**
+ * rb_wake_work - irq_work handler: wake the readers waiting on a CPU
+ * @work: the CPU buffer's wake_work
+ */
+void rb_wake_work(struct irq_work *work)
+{
+	struct rb_cpu_buffer *cpu_buffer =
+		container_of(work, struct rb_cpu_buffer, wake_work);
+
+	wake_up_all(&cpu_buffer->waiters);
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace time stamps: the validation mode that re-decodes the tail page
+ * after every reservation, and the clocks.
+ */
+#include <linux/module.h>
+#include <linux/printk.h>
+#include <linux/trace_clock.h>
+#include "rb_internal.h"
+
+bool rb_validate;
+module_param_named(validate, rb_validate, bool, 0600);
+MODULE_PARM_DESC(validate,
+		 "re-decode the tail page after every event and stop a CPU's buffer on a time stamp mismatch (slow; default off)");
+
+/**
+ * rb_local_clock - the default clock, trace_clock_local()
+ *
+ * Return: nanoseconds, monotonic per CPU.
+ */
+u64 rb_local_clock(void)
+{
+	return trace_clock_local();
+}
+
+/* Walk the page from its start to @end, adding up the stamps. */
+static u64 rb_decode_page_ts(struct rb_page *bpage, unsigned long end)
+{
+	u64 ts = bpage->page->time_stamp;
+	unsigned long i = 0;
+
+	while (i < end) {
+		struct rbt_event *event = rb_page_index(bpage, i);
+
+		switch (event->type_len) {
+		case RB_TYPE_PADDING:
+			break;
+		case RB_TYPE_TIME_EXTEND:
+			ts += rb_event_time_stamp(event);
+			break;
+		case RB_TYPE_TIME_STAMP:
+			ts = rb_event_time_stamp(event);
+			break;
+		default:
+			ts += event->time_delta;
+		}
+		i += rb_event_length(event);
+	}
+	return ts;
+}
+
+static void rb_dump_page(struct rb_page *bpage, unsigned long end)
+{
+	unsigned long i = 0;
+
+	pr_warn("rbtrace: page stamp %llu, events up to %lu:\n",
+		bpage->page->time_stamp, end);
+	while (i <= end) {
+		struct rbt_event *event = rb_page_index(bpage, i);
+
+		pr_warn("rbtrace:   [%4lu] type_len %2u delta %9u array0 %u\n",
+			i, event->type_len, event->time_delta, event->array[0]);
+		i += rb_event_length(event);
+	}
+}
+
+/**
+ * rb_validate_tail - check that the event just reserved decodes to its stamp
+ * @cpu_buffer: the per-CPU buffer
+ * @info: the reservation
+ * @event: the event reserved
+ *
+ * Only the outermost writer with nothing nested in flight checks: then
+ * every event before ours on the page is complete. On a mismatch, report
+ * once (ratelimited) with the page, and stop this CPU's buffer.
+ */
+void rb_validate_tail(struct rb_cpu_buffer *cpu_buffer,
+		      struct rb_event_info *info, struct rbt_event *event)
+{
+	struct rb_page *bpage = info->tail_page;
+	unsigned long tail = (unsigned long)event - (unsigned long)bpage->page->data;
+	u64 ts;
+
+	if (local_read(&cpu_buffer->committing) != 1 || info->ts_lost)
+		return;
+	ts = rb_decode_page_ts(bpage, tail + rb_event_ts_length(event));
+	if (ts == info->ts)
+		return;
+
+	atomic_inc(&cpu_buffer->record_disabled);
+	cpu_buffer->validate_failed++;
+	pr_warn_ratelimited("rbtrace: CPU %d: time stamp mismatch: decoded %llu, written %llu (before %llu after %llu); recording stopped on this CPU\n",
+			    cpu_buffer->cpu, ts, info->ts, info->before, info->after);
+	rb_dump_page(bpage, tail);
+}

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-module.sh [--tests] [--allow-warnings] KDIR
+#
+# Build rbtrace.ko (and with --tests the KUnit modules, tests/kunit/*.ko)
+# against the kernel build or headers tree KDIR, with W=1, and print the
+# directory holding the results. Any compiler or modpost warning fails the
+# build unless --allow-warnings is given: rbtrace builds warning-free on
+# every supported kernel.
+#
+# Each (checkout, KDIR) pair builds in its own copy of the source under
+# $RBT_CACHE/build/, refreshed with rsync: builds for different kernels
+# never clobber each other or the work tree, and an unchanged file is not
+# rebuilt. The full log is DIR/build.log.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tests=0
+allow_warnings=0
+
+# Build products stay in the copy (so that make rebuilds only what
+# changed); rsync --delete leaves excluded names alone.
+RSYNC_EXCLUDES=(--exclude=.git --exclude='*.o' --exclude='*.ko' --exclude='*.mod'
+	--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' --exclude=Module.symvers
+	--exclude=modules.order --exclude='.tmp*' --exclude=build.log)
+
+main() {
+	local kdir dir tag rc=0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--tests) tests=1; shift ;;
+		--allow-warnings) allow_warnings=1; shift ;;
+		-*) rbt_die "build-module: unknown option $1" ;;
+		*) break ;;
+		esac
+	done
+	[ $# = 1 ] || rbt_die "usage: build-module.sh [--tests] [--allow-warnings] KDIR"
+	kdir=$(realpath -e "$1") || rbt_die "build-module: KDIR $1 does not exist"
+	[ -f "$kdir/Makefile" ] || rbt_die "build-module: $kdir is not a kernel build or headers tree (no Makefile)"
+	rbt_need_pkgs rsync build-essential
+	tag=$(basename "$kdir")-$(echo "$RBT_TOP|$kdir" | sha256sum | cut -c1-8)
+	dir=$RBT_CACHE/build/$tag
+	mkdir -p "$dir"
+	exec 8>"$dir.lock"
+	flock 8
+	rsync -a --delete "${RSYNC_EXCLUDES[@]}" "$RBT_TOP/" "$dir/"
+	{
+		echo "# make -C $dir KDIR=$kdir W=1"
+		make -C "$dir" KDIR="$kdir" W=1 2>&1 || rc=$?
+		if [ "$rc" = 0 ] && [ "$tests" = 1 ]; then
+			echo "# make -C $dir KDIR=$kdir W=1 tests"
+			make -C "$dir" KDIR="$kdir" W=1 tests 2>&1 || rc=$?
+		fi
+	} >"$dir/build.log"
+	if [ "$rc" != 0 ]; then
+		grep -E 'error|Error|warning:' "$dir/build.log" | head -n 30 >&2 || tail -n 30 "$dir/build.log" >&2
+		rbt_die "build-module: build against $kdir failed (log: $dir/build.log)"
+	fi
+	[ -f "$dir/rbtrace.ko" ] || rbt_die "build-module: make succeeded but $dir/rbtrace.ko is missing"
+	if [ "$allow_warnings" = 0 ] && grep -qE 'warning:|WARNING:' "$dir/build.log"; then
+		grep -E -A3 'warning:|WARNING:' "$dir/build.log" | head -n 40 >&2
+		rbt_die "build-module: warnings building against $kdir (log: $dir/build.log)"
+	fi
+	echo "$dir"
+}
+
+main "$@"
