@@ -636,7 +636,7 @@ static bool rb_try_to_discard(struct rb_cpu_buffer *cpu_buffer,
 	 * after us (or the tail moved on) since the check above, so we are
 	 * not last any more; the caller has already made us padding.
 	 */
-	if (local_try_cmpxchg(&bpage->write, (long *)&old_index, new_index)) {
+	if (local_cmpxchg(&bpage->write, old_index, new_index) == old_index) {
 		local_sub(rb_event_length(event), &cpu_buffer->entries_bytes);
 		return true;
 	}
