@@ -24,7 +24,8 @@
 #include "rb_timestamp.h"
 
 #ifdef RBTRACE_TEST_HOOKS
-void (*rbt_test_hook)(struct rbt_buffer *buffer, int point);
+/* The type is declared in rb_internal.h; tests set it with WRITE_ONCE(). */
+typeof(rbt_test_hook) rbt_test_hook;
 EXPORT_SYMBOL_GPL(rbt_test_hook);
 #endif
 
@@ -407,14 +408,14 @@ __rb_reserve_next(struct rb_cpu_buffer *cpu_buffer, struct rb_event_info *info)
 	tail_page = READ_ONCE(cpu_buffer->tail_page);
 	info->tail_page = tail_page;
 
-	/*A*/	w = rb_page_write(tail_page);
+ /*A*/	w = rb_page_write(tail_page);
 	rb_ts_read_stamps(cpu_buffer, info, w);
 	rb_hook(buffer, RBT_HOOK_A);
 
-	/*B*/	rb_ts_set_before(cpu_buffer, info);
+ /*B*/	rb_ts_set_before(cpu_buffer, info);
 	rb_hook(buffer, RBT_HOOK_B);
 
-	/*C*/	write = local_add_return(info->length, &tail_page->write);
+ /*C*/	write = local_add_return(info->length, &tail_page->write);
 	write &= RB_WRITE_MASK;
 	tail = write - info->length;
 	rb_hook(buffer, RBT_HOOK_C);

@@ -49,8 +49,8 @@
  * events were lost before it, and MISSED_STORED when the count of lost
  * events is stored (as a long) right after the data.
  */
-#define RB_MISSED_EVENTS	(1UL << 31)
-#define RB_MISSED_STORED	(1UL << 30)
+#define RB_MISSED_EVENTS	BIT(31)
+#define RB_MISSED_STORED	BIT(30)
 #define RB_MISSED_FLAGS		(RB_MISSED_EVENTS | RB_MISSED_STORED)
 
 /*
@@ -61,7 +61,7 @@
  * instead of wiping the interrupt's reservation.
  */
 #define RB_WRITE_MASK		0xfffffUL
-#define RB_WRITE_INTCNT		(1UL << 20)
+#define RB_WRITE_INTCNT		BIT(20)
 
 /*
  * Flags in the low bits of a page's list.next pointer (descriptors are at
@@ -80,7 +80,7 @@
 #define RB_MAX_SPIN_LOOPS	100000	/* reader waiting out a head push */
 
 /* Bit of record_disabled owned by rbt_record_off()/rbt_record_on(). */
-#define RB_BUFFER_OFF		(1 << 20)
+#define RB_BUFFER_OFF		BIT(20)
 #define RB_MAX_ORDER		7	/* write index has 20 bits */
 
 /* The page handed to readers and to user space: ftrace's buffer_data_page. */
@@ -200,19 +200,21 @@ struct rbt_buffer {
  */
 #define RB_WARN_ON(b, cond)						\
 	({								\
+		typeof(b) _rb_b = (b);					\
 		int _rb_ret = unlikely(cond);				\
-		if (_rb_ret) {						\
-			if (__same_type(*(b), struct rb_cpu_buffer)) {	\
-				struct rb_cpu_buffer *_cb = (void *)(b);	\
-				atomic_inc(&_cb->buffer->record_disabled); \
-			} else {					\
-				struct rbt_buffer *_b = (void *)(b);	\
-				atomic_inc(&_b->record_disabled);	\
-			}						\
-			WARN_ON_ONCE(1);				\
-		}							\
+									\
+		if (_rb_ret)						\
+			rb_warn_disable(__same_type(*_rb_b, struct rb_cpu_buffer) ? \
+					((struct rb_cpu_buffer *)(void *)_rb_b)->buffer : \
+					(struct rbt_buffer *)(void *)_rb_b); \
 		_rb_ret;						\
 	})
+
+static inline void rb_warn_disable(struct rbt_buffer *buffer)
+{
+	atomic_inc(&buffer->record_disabled);
+	WARN_ON_ONCE(1);
+}
 
 /* Event format helpers (rb_event.c) */
 unsigned int rb_event_length(struct rbt_event *event);
@@ -312,15 +314,20 @@ enum rbt_hook_point {
 	RBT_HOOK_COMMIT,	/* before the outermost commit publishes */
 	RBT_HOOK_MAX
 };
+
 extern void (*rbt_test_hook)(struct rbt_buffer *buffer, int point);
-#define rb_hook(b, p)							\
-	do {								\
-		void (*_h)(struct rbt_buffer *, int) = READ_ONCE(rbt_test_hook); \
-		if (unlikely(_h))					\
-			_h(b, p);					\
-	} while (0)
+
+static __always_inline void rb_hook(struct rbt_buffer *buffer, int point)
+{
+	void (*hook)(struct rbt_buffer *buffer, int point) = READ_ONCE(rbt_test_hook);
+
+	if (unlikely(hook))
+		hook(buffer, point);
+}
 #else
-#define rb_hook(b, p)	do { } while (0)
+static __always_inline void rb_hook(struct rbt_buffer *buffer, int point)
+{
+}
 #endif
 
 #endif /* _RB_INTERNAL_H */

@@ -10,7 +10,7 @@
 #include "rb_debugfs.h"
 
 #define RB_DEFAULT_SIZE_KB	1024UL
-#define RB_MAX_SIZE_KB		(1UL << 22)	/* 4 GiB per CPU: beyond is absurd */
+#define RB_MAX_SIZE_KB		BIT(22)	/* 4 GiB per CPU: beyond is absurd */
 
 static unsigned long buffer_size_kb = RB_DEFAULT_SIZE_KB;
 module_param(buffer_size_kb, ulong, 0400);

@@ -178,7 +178,8 @@ struct rb_page *rb_set_head_page(struct rb_cpu_buffer *cpu_buffer)
 	if (RB_WARN_ON(cpu_buffer, !cpu_buffer->head_page))
 		return NULL;
 
-	page = head = cpu_buffer->head_page;
+	head = cpu_buffer->head_page;
+	page = head;
 	for (i = 0; i < 3; i++) {
 		do {
 			int flag = rb_is_head_page(page, page->list.prev);

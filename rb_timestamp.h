@@ -98,6 +98,7 @@ static __always_inline void rb_ts_settle(struct rb_cpu_buffer *cpu_buffer,
 					 unsigned long write)
 {
 	struct rbt_buffer *buffer = cpu_buffer->buffer;
+	bool last;
 	u64 ts;
 
 	if (likely(tail == w)) {
@@ -105,7 +106,7 @@ static __always_inline void rb_ts_settle(struct rb_cpu_buffer *cpu_buffer,
 		 * FAST PATH: nothing was reserved between A and C, so the
 		 * event before ours is the one whose stamp A read.
 		 */
-		/*D*/	local64_set(&cpu_buffer->write_stamp, info->ts);
+ /*D*/		local64_set(&cpu_buffer->write_stamp, info->ts);
 		rb_hook(buffer, RBT_HOOK_D);
 		/*
 		 * An event nested between C and D has set write_stamp to
@@ -134,11 +135,11 @@ static __always_inline void rb_ts_settle(struct rb_cpu_buffer *cpu_buffer,
 	ts = rb_time_stamp(buffer);
 	local64_set(&cpu_buffer->before_stamp, ts);
 	barrier();
-	/*E*/	info->after = local64_read(&cpu_buffer->write_stamp);
+ /*E*/	info->after = local64_read(&cpu_buffer->write_stamp);
 	rb_hook(buffer, RBT_HOOK_E);
 	barrier();
-	/*F*/	if (write == rb_page_write(info->tail_page) &&
-		    info->after == info->before && info->after < ts) {
+ /*F*/	last = write == rb_page_write(info->tail_page);
+	if (last && info->after == info->before && info->after < ts) {
 		/*
 		 * Nothing was reserved after us between C and F, and the
 		 * writers that came between A and C completed (before ==

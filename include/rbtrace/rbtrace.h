@@ -10,6 +10,7 @@
 #ifndef _RBTRACE_RBTRACE_H
 #define _RBTRACE_RBTRACE_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 struct rbt_buffer;
@@ -28,8 +29,8 @@ struct rbt_event {
 };
 
 /* rbt_alloc() flags */
-#define RBT_FL_OVERWRITE	(1U << 0)	/* flight recorder: overwrite oldest */
-#define RBT_FL_ABS_TS		(1U << 1)	/* every event carries an absolute stamp */
+#define RBT_FL_OVERWRITE	BIT(0)	/* flight recorder: overwrite oldest */
+#define RBT_FL_ABS_TS		BIT(1)	/* every event carries an absolute stamp */
 #define RBT_FL_VALID		(RBT_FL_OVERWRITE | RBT_FL_ABS_TS)
 
 /* rbt_resize() and friends: apply to every CPU */
