@@ -3,7 +3,8 @@
 #
 # build-module.sh [--tests] [--allow-warnings] KDIR
 #
-# Build rbtrace.ko (and with --tests the KUnit modules, tests/kunit/*.ko)
+# Build rbtrace.ko ("make module"; with --tests "make tests": rbtrace.ko
+# with its test hooks and the KUnit modules, tests/kunit/*.ko)
 # against the kernel build or headers tree KDIR, with W=1, and print the
 # directory holding the results. Any compiler or modpost warning fails the
 # build unless --allow-warnings is given: rbtrace builds warning-free on
@@ -26,7 +27,7 @@ RSYNC_EXCLUDES=(--exclude=.git --exclude='*.o' --exclude='*.ko' --exclude='*.mod
 	--exclude=modules.order --exclude='.tmp*' --exclude=build.log)
 
 main() {
-	local kdir dir tag rc=0
+	local kdir dir tag target rc=0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--tests) tests=1; shift ;;
@@ -44,14 +45,16 @@ main() {
 	mkdir -p "$dir"
 	exec 8>"$dir.lock"
 	flock 8
-	rsync -a --delete "${RSYNC_EXCLUDES[@]}" "$RBT_TOP/" "$dir/"
+	# --checksum without --times: a changed file lands with a new mtime,
+	# so make rebuilds it even when the work tree gave it an older one.
+	rsync -rlpD --checksum --delete "${RSYNC_EXCLUDES[@]}" "$RBT_TOP/" "$dir/"
+	# "make tests" builds rbtrace.ko with its test hooks plus the KUnit
+	# modules: the module the test kernel boots is that one.
+	target=module
+	[ "$tests" = 0 ] || target=tests
 	{
-		echo "# make -C $dir KDIR=$kdir W=1"
-		make -C "$dir" KDIR="$kdir" W=1 2>&1 || rc=$?
-		if [ "$rc" = 0 ] && [ "$tests" = 1 ]; then
-			echo "# make -C $dir KDIR=$kdir W=1 tests"
-			make -C "$dir" KDIR="$kdir" W=1 tests 2>&1 || rc=$?
-		fi
+		echo "# make -C $dir KDIR=$kdir W=1 $target"
+		make -C "$dir" KDIR="$kdir" W=1 "$target" 2>&1 || rc=$?
 	} >"$dir/build.log"
 	if [ "$rc" != 0 ]; then
 		grep -E 'error|Error|warning:' "$dir/build.log" | head -n 30 >&2 || tail -n 30 "$dir/build.log" >&2
@@ -60,6 +63,9 @@ main() {
 	[ -f "$dir/rbtrace.ko" ] || rbt_die "build-module: make succeeded but $dir/rbtrace.ko is missing"
 	if [ "$allow_warnings" = 0 ] && grep -qE 'warning:|WARNING:' "$dir/build.log"; then
 		grep -E -A3 'warning:|WARNING:' "$dir/build.log" | head -n 40 >&2
+		# An unchanged file is not recompiled, so its warning would not
+		# show next time: start the next build from clean.
+		make -C "$dir" KDIR="$kdir" clean >/dev/null 2>&1 || rm -f "$dir"/*.o "$dir"/tests/kunit/*.o
 		rbt_die "build-module: warnings building against $kdir (log: $dir/build.log)"
 	fi
 	echo "$dir"

@@ -33,6 +33,9 @@ resolve_release() {
 	esac
 	rel=$(newest_image "$pat")
 	if [ -z "$rel" ]; then
+		# The host never boots this kernel: skip Debian's own initramfs
+		# (update-initramfs takes minutes here), we build ours.
+		export INITRD=No
 		rbt_need_pkgs "$pkg"
 		rel=$(newest_image "$pat")
 	fi

@@ -23,7 +23,12 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb LANG=C.UTF-8
 BB=/bin/busybox
 
-say() { echo "rbtrace-init: $*" >/dev/console; }
+# Messages carry the guest's uptime, to see where boot time goes.
+say() {
+	local up
+	read -r up _ </proc/uptime 2>/dev/null || up=?
+	echo "rbtrace-init: [$up] $*" >/dev/console
+}
 
 # Write the marker, flush and power off. Called on every path out.
 finish() {
@@ -72,6 +77,11 @@ mount_system() {
 	mnt sysfs sysfs /sys
 	mnt devtmpfs devtmpfs /dev
 	mkdir -p /dev/pts /dev/shm 2>/dev/null
+	# devtmpfs has no /dev/fd: bash's <(...) and many tools need it.
+	[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+	[ -e /dev/stdin ] || ln -s /proc/self/fd/0 /dev/stdin
+	[ -e /dev/stdout ] || ln -s /proc/self/fd/1 /dev/stdout
+	[ -e /dev/stderr ] || ln -s /proc/self/fd/2 /dev/stderr
 	mnt devpts devpts /dev/pts gid=5,mode=620
 	mnt tmpfs tmpfs /dev/shm mode=1777
 	mnt debugfs debugfs /sys/kernel/debug
