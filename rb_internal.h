@@ -303,8 +303,7 @@ u64 rb_local_clock(void);
 /* Reader (rb_reader.c) */
 void rb_wake_work(struct irq_work *work);
 
-/* Test hooks: compiled out of normal builds */
-#ifdef RBTRACE_TEST_HOOKS
+/* Test hooks: points in the write path; the calls compile out of normal builds. */
 enum rbt_hook_point {
 	RBT_HOOK_A,	/* after reading the write index */
 	RBT_HOOK_B,	/* after setting before_stamp */
@@ -315,6 +314,7 @@ enum rbt_hook_point {
 	RBT_HOOK_MAX
 };
 
+#ifdef RBTRACE_TEST_HOOKS
 extern void (*rbt_test_hook)(struct rbt_buffer *buffer, int point);
 
 static __always_inline void rb_hook(struct rbt_buffer *buffer, int point)
