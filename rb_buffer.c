@@ -200,22 +200,26 @@ static void rb_resume_cpu(struct rb_cpu_buffer *cpu_buffer)
 }
 
 /*
- * Insert empty pages right after the tail: they sit between the newest
- * data and the oldest (the head), so no committed event moves or is lost.
+ * Insert empty pages right before the head: going forward from the tail,
+ * they come after the free pages and before the oldest data, so no event
+ * moves or is lost. (This also holds when the writer is on the reader
+ * page, outside the ring.)
  */
 static void rb_insert_pages(struct rb_cpu_buffer *cpu_buffer,
 			    struct list_head *pages, unsigned long nr)
 {
-	struct list_head *tail = &cpu_buffer->tail_page->list;
-	struct list_head *next = rb_list_head(tail->next);
+	struct rb_page *head = rb_set_head_page(cpu_buffer);
 	struct list_head *first = pages->next, *last = pages->prev;
+	struct list_head *prev;
 
-	rb_set_head_page(cpu_buffer);
+	if (!head)
+		return;
 	rb_head_page_deactivate(cpu_buffer);
-	first->prev = tail;
-	last->next = next;
-	tail->next = first;
-	next->prev = last;
+	prev = head->list.prev;
+	first->prev = prev;
+	last->next = &head->list;
+	prev->next = first;
+	head->list.prev = last;
 	INIT_LIST_HEAD(pages);
 	cpu_buffer->nr_pages += nr;
 	rb_head_page_activate(cpu_buffer);
@@ -224,30 +228,38 @@ static void rb_insert_pages(struct rb_cpu_buffer *cpu_buffer,
 /*
  * Remove @nr pages after the tail. Pages up to the head are free; from
  * the head on they hold the oldest data, whose loss is counted as overrun.
+ * When the writer is on the reader page (outside the ring), every ring
+ * page is free: remove from the head on.
  */
 static void rb_remove_pages(struct rb_cpu_buffer *cpu_buffer, unsigned long nr,
 			    struct list_head *removed)
 {
 	struct rb_page *head = rb_set_head_page(cpu_buffer);
-	struct rb_page *tail = cpu_buffer->tail_page;
+	struct rb_page *prev = cpu_buffer->tail_page;
 	struct rb_page *victim, *next;
 
+	if (!head)
+		return;
+	if (rb_is_reader_page(prev))
+		prev = list_entry(head->list.prev, struct rb_page, list);
 	rb_head_page_deactivate(cpu_buffer);
 	while (nr--) {
-		victim = tail;
+		victim = prev;
 		rb_inc_page(&victim);
 		next = victim;
 		rb_inc_page(&next);
 		if (victim == head) {
-			local_add(rb_page_entries(victim), &cpu_buffer->overrun);
+			if (rb_page_entries(victim)) {
+				local_add(rb_page_entries(victim), &cpu_buffer->overrun);
+				local_inc(&cpu_buffer->pages_lost);
+			}
 			local_sub(rb_page_commit(victim), &cpu_buffer->entries_bytes);
-			local_inc(&cpu_buffer->pages_lost);
 			head = next;
 		}
-		tail->list.next = &next->list;
-		next->list.prev = &tail->list;
+		prev->list.next = &next->list;
+		next->list.prev = &prev->list;
 		if (cpu_buffer->pages == &victim->list)
-			cpu_buffer->pages = &tail->list;
+			cpu_buffer->pages = &next->list;
 		list_add_tail(&victim->list, removed);
 		cpu_buffer->nr_pages--;
 	}

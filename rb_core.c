@@ -29,13 +29,6 @@ typeof(rbt_test_hook) rbt_test_hook;
 EXPORT_SYMBOL_GPL(rbt_test_hook);
 #endif
 
-static __always_inline bool rb_is_reader_page(struct rb_page *page)
-{
-	struct list_head *list = page->list.prev;
-
-	return rb_list_head(list->next) != &page->list;
-}
-
 static __always_inline unsigned long rb_commit_index(struct rb_cpu_buffer *cpu_buffer)
 {
 	return rb_page_commit(cpu_buffer->commit_page);
@@ -638,7 +631,7 @@ static bool rb_try_to_discard(struct rb_cpu_buffer *cpu_buffer,
 	 * not last any more; the caller has already made us padding.
 	 */
 	if (local_cmpxchg(&bpage->write, old_index, new_index) == old_index) {
-		local_sub(rb_event_length(event), &cpu_buffer->entries_bytes);
+		local_sub(old_index - new_index, &cpu_buffer->entries_bytes);
 		return true;
 	}
 	return false;
@@ -658,16 +651,24 @@ static void rb_event_discard(struct rbt_event *event)
 
 /*
  * Undo the page's entry count for a discarded event. The event is on one
- * of the pages between commit and tail (it is not committed yet).
+ * of the pages from commit to tail (it is not committed yet). The commit
+ * page may be the reader page, which is not in the ring: check it first,
+ * then walk the ring, which a walk from the reader page never returns to.
  */
 static void rb_decrement_entry(struct rb_cpu_buffer *cpu_buffer,
 			       struct rbt_event *event)
 {
 	unsigned long addr = (unsigned long)event;
 	struct rb_page *bpage = cpu_buffer->commit_page;
-	struct rb_page *start = bpage;
+	struct rb_page *start;
 
 	addr &= ~((PAGE_SIZE << cpu_buffer->buffer->subbuf_order) - 1);
+	if (likely((unsigned long)bpage->page == addr)) {
+		local_dec(&bpage->entries);
+		return;
+	}
+	rb_inc_page(&bpage);
+	start = bpage;
 	do {
 		if ((unsigned long)bpage->page == addr) {
 			local_dec(&bpage->entries);

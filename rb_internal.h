@@ -265,9 +265,29 @@ static inline int rb_is_head_page(struct rb_page *page, struct list_head *list)
 	return val & RB_FLAG_MASK;
 }
 
+/* A list pointer with its flags cleared. */
+static inline struct list_head *rb_list_head(struct list_head *list)
+{
+	return (struct list_head *)((unsigned long)list & ~RB_FLAG_MASK);
+}
+
+/* Advance a page pointer to the next page in the ring. */
+static inline void rb_inc_page(struct rb_page **bpage)
+{
+	struct list_head *p = rb_list_head((*bpage)->list.next);
+
+	*bpage = list_entry(p, struct rb_page, list);
+}
+
+/* The reader page is outside the ring: its neighbour does not point back. */
+static inline bool rb_is_reader_page(struct rb_page *page)
+{
+	struct list_head *list = page->list.prev;
+
+	return rb_list_head(list->next) != &page->list;
+}
+
 /* Page list primitives (rb_pages.c) */
-struct list_head *rb_list_head(struct list_head *list);
-void rb_inc_page(struct rb_page **bpage);
 struct rb_page *rb_set_head_page(struct rb_cpu_buffer *cpu_buffer);
 int rb_head_page_replace(struct rb_page *old, struct rb_page *new);
 void rb_head_page_activate(struct rb_cpu_buffer *cpu_buffer);

@@ -25,26 +25,6 @@
 #include "rb_internal.h"
 
 /**
- * rb_list_head - a list pointer with its flags cleared
- * @list: a pointer that may carry RB_PAGE_HEAD or RB_PAGE_UPDATE
- */
-struct list_head *rb_list_head(struct list_head *list)
-{
-	return (struct list_head *)((unsigned long)list & ~RB_FLAG_MASK);
-}
-
-/**
- * rb_inc_page - advance a page pointer to the next page in the ring
- * @bpage: the pointer to advance
- */
-void rb_inc_page(struct rb_page **bpage)
-{
-	struct list_head *p = rb_list_head((*bpage)->list.next);
-
-	*bpage = list_entry(p, struct rb_page, list);
-}
-
-/**
  * rb_set_list_to_head - flag @list->next as the pointer to the head page
  * @list: the list entry of the page before the head
  */

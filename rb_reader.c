@@ -247,6 +247,7 @@ static struct rbt_event *rb_read_one(struct rbt_buffer *buffer, int cpu, u64 *ts
 	struct rb_cpu_buffer *cpu_buffer;
 	struct rbt_event *event;
 	unsigned long flags;
+	unsigned int paddings = 0;
 
 	if (!rb_valid_reader_cpu(buffer, cpu))
 		return NULL;
@@ -260,6 +261,14 @@ static struct rbt_event *rb_read_one(struct rbt_buffer *buffer, int cpu, u64 *ts
 			if (consume && event->type_len != RB_TYPE_PADDING)
 				cpu_buffer->lost_events = 0;
 		}
+		/*
+		 * Skip padding (discarded events). A writer discarding
+		 * faster than we skip could keep us here: give up after a
+		 * bound and let the caller come back.
+		 */
+		if (event && event->type_len == RB_TYPE_PADDING &&
+		    ++paddings > RB_MAX_RESERVE_LOOPS)
+			event = NULL;
 	} while (event && event->type_len == RB_TYPE_PADDING);
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 	return event;
@@ -311,7 +320,7 @@ EXPORT_SYMBOL_GPL(rbt_consume);
 bool rbt_empty_cpu(struct rbt_buffer *buffer, int cpu)
 {
 	struct rb_cpu_buffer *cpu_buffer;
-	struct rb_page *reader;
+	struct rb_page *reader, *head;
 	unsigned long flags;
 	bool empty;
 
@@ -320,10 +329,16 @@ bool rbt_empty_cpu(struct rbt_buffer *buffer, int cpu)
 	cpu_buffer = buffer->buffers[cpu];
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	reader = cpu_buffer->reader_page;
-	empty = reader->read == rb_page_size(reader) &&
-		(cpu_buffer->commit_page == reader ||
-		 (cpu_buffer->commit_page == cpu_buffer->head_page &&
-		  rb_page_commit(cpu_buffer->head_page) == 0));
+	head = rb_set_head_page(cpu_buffer);
+	/*
+	 * Empty when the reader page is read up, and the writer commits on
+	 * it, or on the head page with nothing committed there yet. A
+	 * commit page anywhere else has data between head and it.
+	 */
+	empty = !head || (reader->read == rb_page_size(reader) &&
+			  (cpu_buffer->commit_page == reader ||
+			   (cpu_buffer->commit_page == head &&
+			    rb_page_commit(head) == 0)));
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 	return empty;
 }
