@@ -1,0 +1,301 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test.sh: run every rbtrace test; the README's test command.
+#
+#   host tests    the harness's self-tests, rbtrace.ko built with W=1 and
+#                 no warning against three kernels (the test kernel,
+#                 Debian 12's stock 6.1 and 6.12 headers), checkpatch
+#                 --strict on every C file
+#   guest tests   one boot of the test kernel (-smp 2): every
+#                 tests/guest/*.tc scenario and every KUnit test module
+#                 (each case counted); one boot of each stock kernel:
+#                 the same scenarios with the module built for it
+#   every boot    its kernel log scanned and its taint checked
+#
+# Prints PASS/FAIL/SKIP per test and ends with the line
+# "N passed, N failed" (", N skipped" when some were); exits 1 on any
+# failure. As root it installs the Debian packages it needs; otherwise it
+# names the missing ones. Logs: $RBT_CACHE/runs/test-*/ (printed at the
+# end). Options:
+#   --no-stock       skip the stock-kernel boots (quicker)
+#   --no-harness     skip the harness's boot self-tests
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+PKGS=(qemu-system-x86 busybox-static cpio xz-utils rsync kmod python3 perl
+	build-essential bc bison flex libelf-dev libssl-dev
+	linux-source-6.12 linux-headers-amd64 linux-headers-6.12-amd64
+	linux-image-amd64 linux-image-6.12-amd64
+	trace-cmd libtraceevent-dev libtracefs-dev util-linux)
+
+# Time limits, in seconds: nothing may hang the run.
+T_KERNEL=2400
+T_MODULE=900
+T_CHECKPATCH=120
+T_BOOT_TEST=900
+T_BOOT_STOCK=600
+
+stock=1
+harness_boot=1
+run=
+summary_done=0
+
+# record LINE: print a "PASS|FAIL|SKIP name[: why]" line and keep it in
+# the run's results.txt, which the closing line counts: a count kept in a
+# file is right even for lines recorded from a pipeline or a subshell.
+record() {
+	echo "$1"
+	case $1 in
+	PASS\ * | FAIL\ * | SKIP\ *) echo "$1" >>"$run/results.txt" ;;
+	esac
+}
+
+pass() { record "PASS $*"; }
+fail() { record "FAIL $*"; }
+
+# record_stream: record every PASS/FAIL/SKIP line read on stdin; other
+# lines (details under a failure) are shown as they are.
+record_stream() {
+	local line
+	while IFS= read -r line; do record "$line"; done
+}
+
+count() {
+	grep -c "^$1 " "$run/results.txt" || true
+}
+
+# The closing line is printed on every way out, even when a step dies.
+summary() {
+	local p f s
+	[ "$summary_done" = 0 ] || return 0
+	summary_done=1
+	p=$(count PASS)
+	f=$(count FAIL)
+	s=$(count SKIP)
+	rbt_log "logs of this run: $run"
+	if [ "$s" -gt 0 ]; then
+		echo "$p passed, $f failed, $s skipped"
+	else
+		echo "$p passed, $f failed"
+	fi
+}
+
+on_exit() {
+	local rc=$?
+	if [ "$summary_done" = 0 ]; then
+		[ "$rc" = 0 ] || [ "$(count FAIL)" -gt 0 ] || fail "test.sh: stopped early (exit $rc)"
+		summary
+	fi
+	[ "$(count FAIL)" = 0 ] && [ "$rc" = 0 ] || exit 1
+}
+
+parse_args() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--no-stock) stock=0; shift ;;
+		--no-harness) harness_boot=0; shift ;;
+		-h | --help) sed -n '3,27s/^# \{0,1\}//p' "$0"; exit 0 ;;
+		*) rbt_die "test.sh: unknown option $1" ;;
+		esac
+	done
+}
+
+setup() {
+	mkdir -p "$RBT_CACHE/runs"
+	run=$(mktemp -d "$RBT_CACHE/runs/test-$(date +%Y%m%d-%H%M%S)-XXXX")
+	: >"$run/results.txt"
+	trap on_exit EXIT
+	# Package installs of kernel images: the host never boots them, so
+	# Debian's own initramfs generation (minutes) is skipped.
+	export INITRD=No
+	rbt_need_pkgs "${PKGS[@]}" || fail "setup: Debian packages could not be installed"
+}
+
+# step NAME TIMEOUT CMD...: a host test; its output goes to the run's log
+# directory, and is shown when it fails.
+step() {
+	local name=$1 t=$2 rc=0 log
+	shift 2
+	log=$run/${name//[^A-Za-z0-9._-]/_}.log
+	last_log=$log
+	timeout -k 10 "$t" "$@" >"$log" 2>&1 || rc=$?
+	if [ "$rc" = 0 ]; then
+		pass "$name"
+		return 0
+	fi
+	[ "$rc" != 124 ] || echo "    (timed out after $t s)" >>"$log"
+	fail "$name: exit $rc, log $log"
+	tail -n 20 "$log" | sed 's/^/    /'
+	return 1
+}
+
+host_harness() {
+	"$RBT_TOP/tests/host/harness.sh" 2>&1 | record_stream || true
+}
+
+build_test_kernel() {
+	kdir=
+	if step build:test-kernel "$T_KERNEL" "$RBT_TOP/scripts/build-kernel.sh" base; then
+		kdir=$(tail -n 1 "$last_log")
+		ksrc=$(ls -d "$RBT_CACHE/src/linux-source-6.12-$(dpkg-query -W -f='${Version}' linux-source-6.12)")
+	fi
+}
+
+# build_modules: rbtrace.ko for each kernel, W=1, no warnings allowed.
+build_modules() {
+	rel61=$("$RBT_TOP/scripts/mkinitramfs-stock.sh" --release 6.1) || rel61=
+	rel612=$("$RBT_TOP/scripts/mkinitramfs-stock.sh" --release 6.12) || rel612=
+	mod_test= mod61= mod612=
+	if [ -n "$kdir" ]; then
+		step build:W=1:test-kernel "$T_MODULE" "$RBT_TOP/scripts/build-module.sh" --tests "$kdir" &&
+			mod_test=$(tail -n 1 "$last_log")
+	else
+		fail "build:W=1:test-kernel: no test kernel"
+	fi
+	build_stock_module 6.1 "$rel61" && mod61=$built
+	build_stock_module 6.12 "$rel612" && mod612=$built
+	return 0
+}
+
+# build_stock_module VER RELEASE: set built to the build directory.
+build_stock_module() {
+	local v=$1 r=$2
+	built=
+	if [ -z "$r" ]; then
+		fail "build:W=1:stock-$v: no stock $v kernel installed"
+		return 1
+	fi
+	# The headers must be those of the very kernel that will boot.
+	[ -d "/usr/src/linux-headers-$r" ] || rbt_need_pkgs "linux-headers-$r"
+	step "build:W=1:$r" "$T_MODULE" "$RBT_TOP/scripts/build-module.sh" "/usr/src/linux-headers-$r" &&
+		built=$(tail -n 1 "$last_log")
+}
+
+# checkpatch: every C source and header of rbtrace, --strict, out of tree.
+checkpatch() {
+	local f files
+	if [ -z "${ksrc:-}" ] || [ ! -f "$ksrc/scripts/checkpatch.pl" ]; then
+		fail "checkpatch: no kernel source tree with scripts/checkpatch.pl"
+		return
+	fi
+	if git -C "$RBT_TOP" rev-parse --git-dir >/dev/null 2>&1; then
+		files=$(git -C "$RBT_TOP" ls-files -co --exclude-standard -- '*.c' '*.h' | grep -v '\.mod\.c$' || true)
+	else
+		files=$(cd "$RBT_TOP" && find . -name '*.[ch]' ! -name '*.mod.c' | sed 's|^\./||')
+	fi
+	[ -n "$files" ] || { fail "checkpatch: no C files found"; return; }
+	for f in $files; do
+		step "checkpatch:$f" "$T_CHECKPATCH" perl "$ksrc/scripts/checkpatch.pl" \
+			--strict --no-tree --no-summary --quiet --show-types -f "$RBT_TOP/$f" || true
+	done
+}
+
+# expect_results FILE PREFIX NAME...: record FILE's lines under PREFIX, and
+# a failure for each expected NAME that has no line (the guest died first).
+expect_results() {
+	local file=$1 prefix=$2 name
+	shift 2
+	[ -f "$file" ] || : >"$file"
+	sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $prefix/" "$file" | record_stream
+	for name in "$@"; do
+		grep -qE "^(PASS|FAIL|SKIP) tc:$name(:|$)" "$file" ||
+			fail "$prefix""tc:$name: no result (the guest stopped before it ran)"
+	done
+}
+
+# boot_verdict LABEL DIR RC: the boot itself and its kernel log.
+boot_verdict() {
+	local label=$1 dir=$2 rc=$3
+	if [ "$rc" = 124 ] || [ "$rc" = 125 ] || [ ! -s "$dir/rc" ]; then
+		fail "boot:$label: the guest did not finish (qemu-run exit $rc, see $dir/console.log)"
+		grep -h 'qemu-run:' "$dir/../boot-$label.log" 2>/dev/null | sed 's/^/    /' || true
+	else
+		pass "boot:$label"
+	fi
+	if "$RBT_TOP/scripts/scan-log.sh" --taint "$dir/tainted" "$dir/console.log" \
+		$(ls "$dir"/dmesg.txt "$dir"/kmemleak.txt 2>/dev/null) >"$dir/scan.txt" 2>&1; then
+		pass "boot:$label:kernel-log-clean"
+	else
+		fail "boot:$label:kernel-log-clean (see $dir/console.log)"
+		sed 's/^/    /' "$dir/scan.txt" | head -n 20
+	fi
+}
+
+tc_names() {
+	local f
+	for f in "$RBT_TOP"/tests/guest/*.tc; do basename "$f" .tc; done
+}
+
+boot_test_kernel() {
+	local dir=$run/test-kernel rc=0 kos m
+	if [ -z "$mod_test" ]; then
+		fail "boot:test-kernel: rbtrace.ko was not built"
+		return
+	fi
+	mkdir -p "$dir"
+	rbt_log "booting the test kernel: guest scenarios and KUnit"
+	"$RBT_TOP/scripts/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" --smp 2 \
+		--timeout "$T_BOOT_TEST" --results "$dir" \
+		"$RBT_TOP/tests/guest/suite.sh" --ko "$mod_test/rbtrace.ko" --kunit "$mod_test/tests/kunit" \
+		>"$run/boot-test-kernel.log" 2>&1 || rc=$?
+	boot_verdict test-kernel "$dir" "$rc"
+	expect_results "$dir/tc-results.txt" "" $(tc_names)
+	# KUnit: every test module built must have printed passing KTAP.
+	kos=$(ls "$mod_test"/tests/kunit/*.ko 2>/dev/null || true)
+	if [ -z "$kos" ]; then
+		fail "kunit: no test modules were built in $mod_test/tests/kunit"
+		return
+	fi
+	for m in $kos; do
+		m=$(basename "$m" .ko)
+		[ -f "$dir/kunit/$m.ktap" ] || fail "kunit:$m: no output (the guest stopped before loading it)"
+	done
+	if ls "$dir"/kunit/*.ktap >/dev/null 2>&1; then
+		"$RBT_TOP/scripts/kunit-parse.sh" --src "$ksrc" "$dir/kunit" 2>&1 | record_stream || true
+	fi
+}
+
+boot_stock() {
+	local v=$1 rel=$2 mod=$3 dir=$run/stock-$1 rc=0
+	if [ -z "$rel" ] || [ -z "$mod" ]; then
+		fail "boot:stock-$v: no stock kernel or no module built for it"
+		return
+	fi
+	mkdir -p "$dir"
+	rbt_log "booting stock kernel $rel: guest scenarios"
+	"$RBT_TOP/scripts/qemu-run.sh" --stock "$rel" --smp 2 --timeout "$T_BOOT_STOCK" \
+		--results "$dir" "$RBT_TOP/tests/guest/run-tc.sh" --ko "$mod/rbtrace.ko" \
+		>"$run/boot-stock-$v.log" 2>&1 || rc=$?
+	boot_verdict "stock-$v" "$dir" "$rc"
+	expect_results "$dir/tc-results.txt" "stock-$v:" $(tc_names)
+}
+
+harness_boots() {
+	[ -n "$kdir" ] || { fail "host:qemu-run: no test kernel to boot"; return; }
+	rbt_log "harness self-tests: boots that fail, panic and hang on purpose"
+	"$RBT_TOP/tests/host/harness-boot.sh" --kernel "$kdir/arch/x86/boot/bzImage" 2>&1 |
+		record_stream || true
+}
+
+main() {
+	local start
+	start=$(date +%s)
+	parse_args "$@"
+	setup
+	rbt_log "test run $run"
+	build_test_kernel
+	host_harness
+	build_modules
+	checkpatch
+	boot_test_kernel
+	if [ "$stock" = 1 ]; then
+		boot_stock 6.1 "$rel61" "$mod61"
+		boot_stock 6.12 "$rel612" "$mod612"
+	fi
+	[ "$harness_boot" = 0 ] || harness_boots
+	rbt_log "test run took $(($(date +%s) - start)) s"
+	summary
+}
+
+main "$@"
