@@ -202,7 +202,7 @@ last_lines() {
 
 # verdict: the exit status of the whole run, with the cause printed.
 verdict() {
-	local rc scan_args=()
+	local rc
 	if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 		rbt_log "qemu-run: TIMEOUT: the guest did not power off within $timeout s (hang, or --timeout too short); QEMU killed"
 		last_lines 25
