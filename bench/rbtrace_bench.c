@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace_bench: write cost of rbtrace against the kernel's own ring
+ * buffer (ftrace's), measured with the same loop in the same boot, and
+ * against the limit: the same bytes and the same clock read stored into
+ * a per-CPU array with no atomics and no nesting support.
+ *
+ * Results are printed, one line per measurement, as
+ *   rbtrace_bench: impl=<rbtrace|ftrace|limit> size=<payload> writers=<n>
+ *                  reader=<0|1> events=<n> ns_per_event=<x.y>
+ * Run it under QEMU -icount shift=0,align=off,sleep=off for figures that
+ * repeat across boots (guest time counts instructions).
+ */
+#include <linux/module.h>
+#include <linux/kthread.h>
+#include <linux/ring_buffer.h>
+#include <linux/trace_clock.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/percpu.h>
+#include <linux/vmalloc.h>
+#include <rbtrace/rbtrace.h>
+
+static unsigned int events = 200000;
+module_param(events, uint, 0400);
+MODULE_PARM_DESC(events, "events written per writer per measurement (default 200000)");
+
+static char *impls = "rbtrace,ftrace,limit";
+module_param(impls, charp, 0400);
+MODULE_PARM_DESC(impls, "comma-separated implementations to measure");
+
+static unsigned int sizes[] = { 4, 10, 64, 256 };
+
+#define BENCH_BUF_SIZE	(4UL << 20)	/* per CPU: wraps, overwrite mode */
+
+enum bench_impl { IMPL_RBTRACE, IMPL_FTRACE, IMPL_LIMIT };
+static const char * const impl_names[] = { "rbtrace", "ftrace", "limit" };
+
+/* The limit: records packed one after the other in a per-CPU array. */
+struct limit_cpu {
+	u8 *base;
+	unsigned long pos;
+};
+
+struct limit_rec {
+	u64 ts;
+	u32 len;
+	u8 data[];
+} __packed;
+
+static struct limit_cpu __percpu *limit_buf;
+static struct rbt_buffer *rbt;
+static struct trace_buffer *ftb;
+
+struct bench_run {
+	enum bench_impl impl;
+	unsigned int size;
+	unsigned int nr_writers;
+	bool reader;
+	atomic_t ready;
+	atomic_t done;
+	bool stop_reader;
+	struct completion go;
+	u64 *ns;		/* per CPU */
+	u64 consumed;
+};
+
+static u8 payload[256];
+
+static __always_inline void limit_write(unsigned int size)
+{
+	unsigned long len = ALIGN(sizeof(struct limit_rec) + size, 4);
+	struct limit_cpu *lc;
+	struct limit_rec *rec;
+
+	preempt_disable_notrace();
+	lc = this_cpu_ptr(limit_buf);
+	if (unlikely(lc->pos + len > BENCH_BUF_SIZE))
+		lc->pos = 0;
+	rec = (struct limit_rec *)(lc->base + lc->pos);
+	lc->pos += len;
+	rec->ts = trace_clock_local();
+	rec->len = size;
+	memcpy(rec->data, payload, size);
+	preempt_enable_notrace();
+}
+
+static __always_inline void ftrace_write(unsigned int size)
+{
+	struct ring_buffer_event *event;
+
+	event = ring_buffer_lock_reserve(ftb, size);
+	if (!event)
+		return;
+	memcpy(ring_buffer_event_data(event), payload, size);
+#ifdef RB_BENCH_COMMIT_NO_EVENT
+	ring_buffer_unlock_commit(ftb);
+#else
+	ring_buffer_unlock_commit(ftb, event);
+#endif
+}
+
+static __always_inline void rbtrace_write(unsigned int size)
+{
+	struct rbt_event *event;
+
+	event = rbt_lock_reserve(rbt, size);
+	if (!event)
+		return;
+	memcpy(rbt_event_data(event), payload, size);
+	rbt_unlock_commit(rbt);
+}
+
+static noinline void bench_loop(enum bench_impl impl, unsigned int size)
+{
+	unsigned int i;
+
+	switch (impl) {
+	case IMPL_RBTRACE:
+		for (i = 0; i < events; i++)
+			rbtrace_write(size);
+		break;
+	case IMPL_FTRACE:
+		for (i = 0; i < events; i++)
+			ftrace_write(size);
+		break;
+	case IMPL_LIMIT:
+		for (i = 0; i < events; i++)
+			limit_write(size);
+		break;
+	}
+}
+
+static int bench_writer(void *arg)
+{
+	struct bench_run *run = arg;
+	int cpu = raw_smp_processor_id();
+	u64 t0;
+
+	atomic_inc(&run->ready);
+	wait_for_completion(&run->go);
+	t0 = ktime_get_ns();
+	bench_loop(run->impl, run->size);
+	run->ns[cpu] = ktime_get_ns() - t0;
+	atomic_inc(&run->done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void bench_consume_all(struct bench_run *run, int cpu)
+{
+	switch (run->impl) {
+	case IMPL_RBTRACE:
+		while (rbt_consume(rbt, cpu, NULL, NULL))
+			run->consumed++;
+		break;
+	case IMPL_FTRACE:
+		while (ring_buffer_consume(ftb, cpu, NULL, NULL))
+			run->consumed++;
+		break;
+	case IMPL_LIMIT:
+		break;
+	}
+}
+
+static int bench_reader(void *arg)
+{
+	struct bench_run *run = arg;
+	int cpu;
+
+	while (!READ_ONCE(run->stop_reader)) {
+		for_each_online_cpu(cpu)
+			bench_consume_all(run, cpu);
+		cond_resched();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void bench_reset(void)
+{
+	if (rbt)
+		rbt_reset(rbt);
+	if (ftb)
+		ring_buffer_reset(ftb);
+}
+
+static void bench_one(enum bench_impl impl, unsigned int size,
+		      unsigned int nr_writers, bool reader)
+{
+	struct task_struct **writers;
+	struct task_struct *rd = NULL;
+	struct bench_run *run;
+	unsigned int n = 0;
+	u64 total = 0;
+	int cpu;
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	writers = kcalloc(nr_cpu_ids, sizeof(*writers), GFP_KERNEL);
+	if (run)
+		run->ns = kcalloc(nr_cpu_ids, sizeof(*run->ns), GFP_KERNEL);
+	if (!run || !writers || !run->ns)
+		goto out_free;
+	run->impl = impl;
+	run->size = size;
+	run->nr_writers = nr_writers;
+	run->reader = reader;
+	init_completion(&run->go);
+	bench_reset();
+
+	/* One writer runs on the last CPU, the reader on CPU 0. */
+	for_each_online_cpu(cpu) {
+		if (n == nr_writers)
+			break;
+		if (nr_writers == 1)
+			cpu = num_online_cpus() - 1;
+		writers[n] = kthread_create_on_cpu(bench_writer, run, cpu, "rbt_bench/%u");
+		if (IS_ERR(writers[n])) {
+			writers[n] = NULL;
+			goto out;
+		}
+		wake_up_process(writers[n]);
+		n++;
+	}
+	if (reader) {
+		rd = kthread_create_on_cpu(bench_reader, run, 0, "rbt_bench_rd/%u");
+		if (IS_ERR(rd)) {
+			rd = NULL;
+			goto out;
+		}
+		wake_up_process(rd);
+	}
+	while (atomic_read(&run->ready) < n)
+		usleep_range(1000, 2000);
+	complete_all(&run->go);
+	while (atomic_read(&run->done) < n)
+		msleep(20);
+	WRITE_ONCE(run->stop_reader, true);
+
+	for_each_online_cpu(cpu)
+		total += run->ns[cpu];
+	pr_info("rbtrace_bench: impl=%s size=%u writers=%u reader=%d events=%u ns_per_event=%llu.%03llu consumed=%llu\n",
+		impl_names[impl], size, n, reader, events,
+		div_u64(total, (u64)n * events),
+		div_u64(div_u64(total * 1000, n), events) % 1000,
+		run->consumed);
+out:
+	if (rd)
+		kthread_stop(rd);
+	for (cpu = 0; cpu < n; cpu++)
+		if (writers[cpu])
+			kthread_stop(writers[cpu]);
+out_free:
+	if (run)
+		kfree(run->ns);
+	kfree(writers);
+	kfree(run);
+}
+
+static void limit_free(void)
+{
+	int cpu;
+
+	if (!limit_buf)
+		return;
+	for_each_possible_cpu(cpu)
+		vfree(per_cpu_ptr(limit_buf, cpu)->base);
+	free_percpu(limit_buf);
+}
+
+static int limit_alloc(void)
+{
+	int cpu;
+
+	limit_buf = alloc_percpu(struct limit_cpu);
+	if (!limit_buf)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		per_cpu_ptr(limit_buf, cpu)->base = vzalloc(BENCH_BUF_SIZE);
+		if (!per_cpu_ptr(limit_buf, cpu)->base)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static bool impl_wanted(enum bench_impl impl)
+{
+	return strstr(impls, impl_names[impl]);
+}
+
+static int __init bench_init(void)
+{
+	unsigned int i, impl;
+	bool reader;
+	int ret;
+
+	memset(payload, 0x5a, sizeof(payload));
+	ret = limit_alloc();
+	rbt = rbt_alloc(BENCH_BUF_SIZE, RBT_FL_OVERWRITE, 0);
+	ftb = ring_buffer_alloc(BENCH_BUF_SIZE, RB_FL_OVERWRITE);
+	if (ret || !rbt || !ftb) {
+		ret = -ENOMEM;
+		pr_err("rbtrace_bench: cannot allocate the buffers\n");
+		goto out;
+	}
+
+	pr_info("rbtrace_bench: start events=%u cpus=%u\n", events, num_online_cpus());
+	for (reader = false; ; reader = true) {
+		for (i = 0; i < ARRAY_SIZE(sizes); i++)
+			for (impl = IMPL_RBTRACE; impl <= IMPL_LIMIT; impl++)
+				if (impl_wanted(impl) && !(reader && impl == IMPL_LIMIT))
+					bench_one(impl, sizes[i], 1, reader);
+		if (reader)
+			break;
+	}
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		for (impl = IMPL_RBTRACE; impl <= IMPL_LIMIT; impl++)
+			if (impl_wanted(impl))
+				bench_one(impl, sizes[i], num_online_cpus(), false);
+	pr_info("rbtrace_bench: done\n");
+	ret = 0;
+out:
+	if (ftb)
+		ring_buffer_free(ftb);
+	rbt_free(rbt);
+	limit_free();
+	return ret;
+}
+
+/* Everything ran and was freed at load; unloading has nothing to do. */
+static void __exit bench_exit(void)
+{
+}
+
+module_init(bench_init);
+module_exit(bench_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("rbtrace: write-cost benchmark against ftrace's ring buffer");
