@@ -49,8 +49,7 @@ static struct rb_cpu_buffer *rb_alloc_cpu_buffer(struct rbt_buffer *buffer,
 	cpu_buffer->buffer = buffer;
 	raw_spin_lock_init(&cpu_buffer->reader_lock);
 	cpu_buffer->lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
-	init_irq_work(&cpu_buffer->wake_work, rb_wake_work);
-	init_waitqueue_head(&cpu_buffer->waiters);
+	rb_waitq_init(&cpu_buffer->wq);
 
 	cpu_buffer->reader_page = rb_alloc_page(buffer, cpu, GFP_KERNEL);
 	if (!cpu_buffer->reader_page)
@@ -68,6 +67,11 @@ fail:
 	return NULL;
 }
 
+static unsigned int buffer_order(struct rb_cpu_buffer *cpu_buffer)
+{
+	return cpu_buffer->buffer->subbuf_order;
+}
+
 static void rb_free_cpu_buffer(struct rb_cpu_buffer *cpu_buffer)
 {
 	struct list_head *head;
@@ -75,7 +79,7 @@ static void rb_free_cpu_buffer(struct rb_cpu_buffer *cpu_buffer)
 
 	if (!cpu_buffer)
 		return;
-	irq_work_sync(&cpu_buffer->wake_work);
+	rb_waitq_sync(&cpu_buffer->wq);
 	rb_head_page_deactivate(cpu_buffer);
 	head = cpu_buffer->pages;
 	list_for_each_entry_safe(bpage, tmp, head, list) {
@@ -84,7 +88,9 @@ static void rb_free_cpu_buffer(struct rb_cpu_buffer *cpu_buffer)
 	}
 	rb_free_page(list_entry(head, struct rb_page, list));
 	rb_free_page(cpu_buffer->reader_page);
-	rb_free_page(cpu_buffer->free_page);
+	if (cpu_buffer->free_page)
+		free_pages((unsigned long)cpu_buffer->free_page,
+			   buffer_order(cpu_buffer));
 	kfree(cpu_buffer);
 }
 
@@ -127,6 +133,7 @@ struct rbt_buffer *rbt_alloc(unsigned long size, unsigned int flags,
 	/* Largest payload whose event (8-byte header) fills a sub-buffer. */
 	buffer->max_data_size = buffer->subbuf_size - 2 * sizeof(u32);
 	mutex_init(&buffer->mutex);
+	rb_waitq_init(&buffer->wq);
 	atomic_set(&buffer->record_disabled, 0);
 
 	nr_pages = rb_size_to_pages(buffer, size);
@@ -174,6 +181,7 @@ void rbt_free(struct rbt_buffer *buffer)
 		return;
 	atomic_inc(&buffer->record_disabled);
 	synchronize_rcu();
+	rb_waitq_sync(&buffer->wq);
 	for_each_possible_cpu(cpu)
 		rb_free_cpu_buffer(buffer->buffers[cpu]);
 	kfree(buffer->buffers);
@@ -182,7 +190,12 @@ void rbt_free(struct rbt_buffer *buffer)
 }
 EXPORT_SYMBOL_GPL(rbt_free);
 
-static bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu)
+/**
+ * rb_valid_cpu - is @cpu a CPU of @buffer?
+ * @buffer: the buffer
+ * @cpu: any int, from the user or a caller
+ */
+bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu)
 {
 	return cpu >= 0 && cpu < nr_cpu_ids && cpumask_test_cpu(cpu, buffer->cpumask);
 }
@@ -276,6 +289,9 @@ static int rb_resize_cpu(struct rb_cpu_buffer *cpu_buffer, unsigned long nr_page
 
 	if (nr_pages == cpu_buffer->nr_pages)
 		return 0;
+	/* An iterator walks the pages in place: they must stay. */
+	if (atomic_read(&cpu_buffer->iterators))
+		return -EBUSY;
 	if (nr_pages > cpu_buffer->nr_pages) {
 		ret = rb_alloc_pages(buffer, cpu_buffer->cpu,
 				     nr_pages - cpu_buffer->nr_pages, &pages);
@@ -313,7 +329,8 @@ static int rb_resize_cpu(struct rb_cpu_buffer *cpu_buffer, unsigned long nr_page
  * the oldest pages only when the free ones are not enough, and counts
  * their events as overrun.
  *
- * Return: 0, -EINVAL for a zero size or a bad CPU, -ENOMEM.
+ * Return: 0, -EINVAL for a zero size or a bad CPU, -ENOMEM, -EBUSY while
+ * an iterator is open on a CPU to resize.
  */
 int rbt_resize(struct rbt_buffer *buffer, unsigned long size, int cpu)
 {
@@ -584,6 +601,7 @@ void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer)
 	local_set(&cpu_buffer->commits, 0);
 	local_set(&cpu_buffer->pages_touched, 0);
 	local_set(&cpu_buffer->pages_lost, 0);
+	local_set(&cpu_buffer->pages_read, 0);
 	local64_set(&cpu_buffer->before_stamp, 0);
 	local64_set(&cpu_buffer->write_stamp, 0);
 	cpu_buffer->read = 0;
@@ -592,6 +610,7 @@ void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer)
 	cpu_buffer->lost_events = 0;
 	cpu_buffer->last_overrun = 0;
 	cpu_buffer->current_context = 0;
+	cpu_buffer->reset_seq++;
 	rb_head_page_activate(cpu_buffer);
 }
 

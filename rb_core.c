@@ -566,12 +566,29 @@ out:
 }
 EXPORT_SYMBOL_GPL(rbt_lock_reserve);
 
-static __always_inline void rb_wakeups(struct rb_cpu_buffer *cpu_buffer)
+/*
+ * Wake readers that said they wait (rb_wait.c). Waking is not NMI-safe;
+ * irq_work is. No barrier orders our commit before the flag reads: a
+ * reader that sets its flag just after we read it is woken by the next
+ * event on this CPU (or by rbt_wake_waiters()), as in ftrace.
+ */
+static __always_inline void rb_wakeups(struct rbt_buffer *buffer,
+				       struct rb_cpu_buffer *cpu_buffer)
 {
-	/* Waking a reader is not NMI-safe; irq_work is. */
-	if (unlikely(READ_ONCE(cpu_buffer->waiters_pending))) {
-		WRITE_ONCE(cpu_buffer->waiters_pending, false);
-		irq_work_queue(&cpu_buffer->wake_work);
+	if (unlikely(READ_ONCE(buffer->wq.waiters_pending))) {
+		WRITE_ONCE(buffer->wq.waiters_pending, false);
+		irq_work_queue(&buffer->wq.work);
+	}
+	if (unlikely(READ_ONCE(cpu_buffer->wq.waiters_pending))) {
+		WRITE_ONCE(cpu_buffer->wq.waiters_pending, false);
+		irq_work_queue(&cpu_buffer->wq.work);
+	}
+	/* Readers waiting for a fill level: check once per page filled. */
+	if (unlikely(READ_ONCE(cpu_buffer->wq.full_waiters_pending)) &&
+	    local_read(&cpu_buffer->pages_touched) != cpu_buffer->last_pages_touch) {
+		cpu_buffer->last_pages_touch = local_read(&cpu_buffer->pages_touched);
+		WRITE_ONCE(cpu_buffer->wq.full_waiters_pending, false);
+		irq_work_queue(&cpu_buffer->wq.work);
 	}
 }
 
@@ -590,7 +607,7 @@ int rbt_unlock_commit(struct rbt_buffer *buffer)
 
 	local_inc(&cpu_buffer->entries);
 	rb_end_commit_inline(cpu_buffer);
-	rb_wakeups(cpu_buffer);
+	rb_wakeups(buffer, cpu_buffer);
 	rb_recursive_unlock(cpu_buffer);
 	preempt_enable_notrace();
 	return 0;

@@ -136,6 +136,19 @@ struct rb_event_info {
 	bool		ts_lost;	/* delta forced to 0, see rb_ts_settle() */
 };
 
+/*
+ * Readers sleeping for data. Writers cannot wake anyone directly (they
+ * may be in NMI), so they queue @work, an irq_work, when a reader has said
+ * it is waiting.
+ */
+struct rb_waitq {
+	wait_queue_head_t	waitq;
+	struct irq_work		work;
+	atomic_t		wakeup_seq;	/* bumped by rbt_wake_waiters() */
+	bool			waiters_pending;
+	bool			full_waiters_pending;
+};
+
 struct rb_cpu_buffer {
 	int			cpu;
 	atomic_t		record_disabled;
@@ -161,6 +174,7 @@ struct rb_cpu_buffer {
 	local_t			commits;
 	local_t			pages_touched;
 	local_t			pages_lost;
+	local_t			pages_read;
 	local64_t		before_stamp;	/* set by every writer at B */
 	local64_t		write_stamp;	/* set by uninterrupted writers at D */
 	unsigned long		read;
@@ -170,10 +184,10 @@ struct rb_cpu_buffer {
 	unsigned long		last_overrun;
 	unsigned long		last_pages_touch;
 	unsigned long		validate_failed;
-	struct rb_page		*free_page;	/* spare read page */
-	struct irq_work		wake_work;
-	wait_queue_head_t	waiters;
-	bool			waiters_pending;
+	unsigned long		reset_seq;	/* iterators notice resets */
+	atomic_t		iterators;	/* resize waits for none */
+	struct rb_data_page	*free_page;	/* spare read page */
+	struct rb_waitq		wq;
 };
 
 struct rbt_buffer {
@@ -190,7 +204,7 @@ struct rbt_buffer {
 	unsigned int		subbuf_order;
 	unsigned int		subbuf_size;	/* data bytes of a sub-buffer */
 	unsigned int		max_data_size;	/* largest event payload */
-	struct hlist_node	node;		/* CPU hotplug instance */
+	struct rb_waitq		wq;		/* waiters on all CPUs */
 };
 
 /*
@@ -321,7 +335,19 @@ void rb_validate_tail(struct rb_cpu_buffer *cpu_buffer,
 u64 rb_local_clock(void);
 
 /* Reader (rb_reader.c) */
-void rb_wake_work(struct irq_work *work);
+struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer);
+void rb_advance_reader(struct rb_cpu_buffer *cpu_buffer);
+bool rb_per_cpu_empty(struct rb_cpu_buffer *cpu_buffer);
+bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu);
+
+static inline struct rbt_event *rb_reader_event(struct rb_cpu_buffer *cpu_buffer)
+{
+	return rb_page_index(cpu_buffer->reader_page, cpu_buffer->reader_page->read);
+}
+
+/* Waiting (rb_wait.c) */
+void rb_waitq_init(struct rb_waitq *wq);
+void rb_waitq_sync(struct rb_waitq *wq);
 
 /* Test hooks: points in the write path; the calls compile out of normal builds. */
 enum rbt_hook_point {

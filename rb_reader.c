@@ -29,11 +29,6 @@
 #include <linux/sched.h>
 #include "rb_internal.h"
 
-static struct rbt_event *rb_reader_event(struct rb_cpu_buffer *cpu_buffer)
-{
-	return rb_page_index(cpu_buffer->reader_page, cpu_buffer->reader_page->read);
-}
-
 /* Readers keep read_stamp as the stamp of the event they are on. */
 static void rb_update_read_stamp(struct rb_cpu_buffer *cpu_buffer,
 				 struct rbt_event *event)
@@ -124,6 +119,7 @@ spin:
 	/* Our spare is in: point the new head back at it. */
 	rb_list_head(reader->list.next)->prev = &cpu_buffer->reader_page->list;
 	rb_inc_page(&cpu_buffer->head_page);
+	local_inc(&cpu_buffer->pages_read);
 
 	cpu_buffer->reader_page = reader;
 	reader->read = 0;
@@ -138,7 +134,7 @@ spin:
  * rb_get_reader_page - the reader page, swapped in if needed, or NULL
  * @cpu_buffer: the per-CPU buffer, reader_lock held
  */
-static struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer)
+struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer)
 {
 	unsigned long bsize = cpu_buffer->buffer->subbuf_size;
 	struct rb_page *reader;
@@ -173,7 +169,11 @@ static struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer)
 	return reader;
 }
 
-static void rb_advance_reader(struct rb_cpu_buffer *cpu_buffer)
+/**
+ * rb_advance_reader - consume the event at the reader's position
+ * @cpu_buffer: the per-CPU buffer, reader_lock held
+ */
+void rb_advance_reader(struct rb_cpu_buffer *cpu_buffer)
 {
 	struct rbt_event *event;
 	unsigned int length;
@@ -236,11 +236,6 @@ static bool rb_reader_lock(struct rb_cpu_buffer *cpu_buffer, unsigned long *flag
 	return raw_spin_trylock_irqsave(&cpu_buffer->reader_lock, *flags);
 }
 
-static bool rb_valid_reader_cpu(struct rbt_buffer *buffer, int cpu)
-{
-	return cpu >= 0 && cpu < nr_cpu_ids && cpumask_test_cpu(cpu, buffer->cpumask);
-}
-
 static struct rbt_event *rb_read_one(struct rbt_buffer *buffer, int cpu, u64 *ts,
 				     unsigned long *lost_events, bool consume)
 {
@@ -249,7 +244,7 @@ static struct rbt_event *rb_read_one(struct rbt_buffer *buffer, int cpu, u64 *ts
 	unsigned long flags;
 	unsigned int paddings = 0;
 
-	if (!rb_valid_reader_cpu(buffer, cpu))
+	if (!rb_valid_cpu(buffer, cpu))
 		return NULL;
 	cpu_buffer = buffer->buffers[cpu];
 	if (!rb_reader_lock(cpu_buffer, &flags))
@@ -313,6 +308,31 @@ struct rbt_event *rbt_consume(struct rbt_buffer *buffer, int cpu, u64 *ts,
 EXPORT_SYMBOL_GPL(rbt_consume);
 
 /**
+ * rb_per_cpu_empty - has a CPU no unread event? (reader_lock held)
+ * @cpu_buffer: the per-CPU buffer
+ *
+ * Empty when the reader page is read up, and the writer commits on it,
+ * or on the head page with nothing committed there yet. A commit page
+ * anywhere else has data between the head and it.
+ */
+bool rb_per_cpu_empty(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct rb_page *reader = cpu_buffer->reader_page;
+	struct rb_page *head = rb_set_head_page(cpu_buffer);
+	struct rb_page *commit = READ_ONCE(cpu_buffer->commit_page);
+
+	if (!head)
+		return true;
+	if (reader->read != rb_page_size(reader))
+		return false;
+	if (commit == reader)
+		return true;
+	if (commit != head)
+		return false;
+	return rb_page_commit(commit) == 0;
+}
+
+/**
  * rbt_empty_cpu - has a CPU no unread event?
  * @buffer: the buffer
  * @cpu: the CPU (a bad CPU is empty)
@@ -320,38 +340,16 @@ EXPORT_SYMBOL_GPL(rbt_consume);
 bool rbt_empty_cpu(struct rbt_buffer *buffer, int cpu)
 {
 	struct rb_cpu_buffer *cpu_buffer;
-	struct rb_page *reader, *head;
 	unsigned long flags;
 	bool empty;
 
-	if (!rb_valid_reader_cpu(buffer, cpu))
+	if (!rb_valid_cpu(buffer, cpu))
 		return true;
 	cpu_buffer = buffer->buffers[cpu];
-	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
-	reader = cpu_buffer->reader_page;
-	head = rb_set_head_page(cpu_buffer);
-	/*
-	 * Empty when the reader page is read up, and the writer commits on
-	 * it, or on the head page with nothing committed there yet. A
-	 * commit page anywhere else has data between head and it.
-	 */
-	empty = !head || (reader->read == rb_page_size(reader) &&
-			  (cpu_buffer->commit_page == reader ||
-			   (cpu_buffer->commit_page == head &&
-			    rb_page_commit(head) == 0)));
+	if (!rb_reader_lock(cpu_buffer, &flags))
+		return true;
+	empty = rb_per_cpu_empty(cpu_buffer);
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 	return empty;
 }
 EXPORT_SYMBOL_GPL(rbt_empty_cpu);
-
-/**
- * rb_wake_work - irq_work handler: wake the readers waiting on a CPU
- * @work: the CPU buffer's wake_work
- */
-void rb_wake_work(struct irq_work *work)
-{
-	struct rb_cpu_buffer *cpu_buffer =
-		container_of(work, struct rb_cpu_buffer, wake_work);
-
-	wake_up_all(&cpu_buffer->waiters);
-}

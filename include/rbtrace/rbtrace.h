@@ -108,4 +108,35 @@ struct rbt_event *rbt_consume(struct rbt_buffer *buffer, int cpu, u64 *ts,
 			      unsigned long *lost_events);
 bool rbt_empty_cpu(struct rbt_buffer *buffer, int cpu);
 
+/*
+ * Whole sub-buffers, in ftrace's page format (struct { u64 time_stamp;
+ * local_t commit; u8 data[]; }), for splice and raw reads.
+ */
+struct rbt_read_page;
+struct rbt_read_page *rbt_alloc_read_page(struct rbt_buffer *buffer, int cpu);
+void rbt_free_read_page(struct rbt_buffer *buffer, int cpu,
+			struct rbt_read_page *page);
+void *rbt_read_page_data(struct rbt_read_page *page);
+struct page *rbt_read_page_page(struct rbt_read_page *page);
+int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *page,
+		  size_t len, int cpu, bool full);
+
+/* Non-consuming reads, correct while writers run */
+struct rbt_iter *rbt_iter_start(struct rbt_buffer *buffer, int cpu, gfp_t gfp);
+void rbt_iter_finish(struct rbt_iter *iter);
+struct rbt_event *rbt_iter_peek(struct rbt_iter *iter, u64 *ts);
+void rbt_iter_advance(struct rbt_iter *iter);
+bool rbt_iter_empty(struct rbt_iter *iter);
+void rbt_iter_reset(struct rbt_iter *iter);
+bool rbt_iter_dropped(struct rbt_iter *iter);
+
+/* Waiting for data */
+struct file;
+struct poll_table_struct;
+int rbt_wait(struct rbt_buffer *buffer, int cpu, int full);
+__poll_t rbt_poll_wait(struct rbt_buffer *buffer, int cpu, struct file *filp,
+		       struct poll_table_struct *pt, int full);
+void rbt_wake_waiters(struct rbt_buffer *buffer, int cpu);
+u64 rbt_time_stamp(struct rbt_buffer *buffer);
+
 #endif /* _RBTRACE_RBTRACE_H */

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace iterator: reads a CPU's ring without consuming it, while the
+ * writer goes on writing (the `trace` file).
+ *
+ * The iterator walks the pages in place: the reader page, then from the
+ * head to the commit page. A writer in overwrite mode may come round and
+ * rewrite the page the iterator is on. So every event is copied out, and
+ * the copy is trusted only if the page is still the same one afterwards:
+ * its time stamp unchanged and its commit not moved back. If not, the
+ * iterator restarts at the beginning of that page (the oldest data there
+ * now) and reports that it was overrun (rbt_iter_dropped()).
+ *
+ * Consuming reads and resets are noticed through counters cached at the
+ * last reset of the iterator; resizing is refused while iterators exist.
+ */
+#include <linux/slab.h>
+#include "rb_internal.h"
+
+/**
+ * struct rbt_iter - a non-consuming reader of one CPU
+ * @cpu_buffer: the CPU's ring
+ * @head_page: the page being read
+ * @head: index of the current event in it
+ * @next_event: index of the event after it, once copied
+ * @read_stamp: stamp of the current event
+ * @page_stamp: time stamp the page had when we entered it
+ * @cache_reader_page: the reader page at the last reset
+ * @cache_read: events consumed at the last reset
+ * @cache_reset_seq: resets at the last reset
+ * @missed_events: the writer overran us since rbt_iter_dropped()
+ * @event: the copy of the current event
+ * @event_size: its capacity (a sub-buffer)
+ */
+struct rbt_iter {
+	struct rb_cpu_buffer	*cpu_buffer;
+	struct rb_page		*head_page;
+	unsigned long		head;
+	unsigned long		next_event;
+	u64			read_stamp;
+	u64			page_stamp;
+	struct rb_page		*cache_reader_page;
+	unsigned long		cache_read;
+	unsigned long		cache_reset_seq;
+	bool			missed_events;
+	struct rbt_event	*event;
+	unsigned int		event_size;
+};
+
+static void rb_iter_reset(struct rbt_iter *iter)
+{
+	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+
+	iter->head_page = cpu_buffer->reader_page;
+	iter->head = cpu_buffer->reader_page->read;
+	iter->next_event = iter->head;
+	iter->cache_reader_page = iter->head_page;
+	iter->cache_read = cpu_buffer->read;
+	iter->cache_reset_seq = cpu_buffer->reset_seq;
+	if (iter->head) {
+		iter->read_stamp = cpu_buffer->read_stamp;
+		iter->page_stamp = cpu_buffer->reader_page->page->time_stamp;
+	} else {
+		iter->read_stamp = iter->head_page->page->time_stamp;
+		iter->page_stamp = iter->read_stamp;
+	}
+}
+
+/* Move to the next page: from the reader page, that is the head. */
+static void rb_inc_iter(struct rbt_iter *iter)
+{
+	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+
+	if (iter->head_page == cpu_buffer->reader_page)
+		iter->head_page = rb_set_head_page(cpu_buffer) ?: iter->head_page;
+	else
+		rb_inc_page(&iter->head_page);
+	iter->page_stamp = iter->head_page->page->time_stamp;
+	iter->read_stamp = iter->page_stamp;
+	iter->head = 0;
+	iter->next_event = 0;
+}
+
+/* Restart at the start of the page: the writer rewrote it under us. */
+static struct rbt_event *rb_iter_overrun(struct rbt_iter *iter)
+{
+	iter->page_stamp = iter->head_page->page->time_stamp;
+	iter->read_stamp = iter->page_stamp;
+	iter->head = 0;
+	iter->next_event = 0;
+	iter->missed_events = true;
+	return NULL;
+}
+
+/* Copy the event at head, or NULL if the writer overran the page. */
+static struct rbt_event *rb_iter_head_event(struct rbt_iter *iter)
+{
+	struct rb_page *page = iter->head_page;
+	struct rbt_event *event;
+	unsigned long commit;
+	unsigned int length;
+
+	if (iter->head != iter->next_event)
+		return iter->event;
+
+	commit = rb_page_commit(page);
+	/*
+	 * commit before the event: pairs with the smp_wmb() before the
+	 * writer publishes commit (rb_set_commit_to_write()).
+	 */
+	smp_rmb();
+	if (iter->head + RB_EVNT_MIN_SIZE > commit)
+		return rb_iter_overrun(iter);
+
+	event = rb_page_index(page, iter->head);
+	length = rb_event_length(event);
+	/* The length must be read once: the writer may change it. */
+	barrier();
+	if (iter->head + length > commit || length > iter->event_size)
+		return rb_iter_overrun(iter);
+	memcpy(iter->event, event, length);
+	/*
+	 * Copy before the re-check: pairs with the writer's cmpxchg of
+	 * tail_page (a full barrier) before it reuses the page and resets
+	 * its time stamp (rb_tail_page_update(), __rb_reserve_next()).
+	 */
+	smp_rmb();
+	if (iter->page_stamp != READ_ONCE(page->page->time_stamp) ||
+	    commit > rb_page_commit(page))
+		return rb_iter_overrun(iter);
+
+	iter->next_event = iter->head + length;
+	return iter->event;
+}
+
+static void rb_update_iter_read_stamp(struct rbt_iter *iter, struct rbt_event *event)
+{
+	switch (event->type_len) {
+	case RB_TYPE_PADDING:
+		return;
+	case RB_TYPE_TIME_EXTEND:
+		iter->read_stamp += rb_event_time_stamp(event);
+		return;
+	case RB_TYPE_TIME_STAMP:
+		iter->read_stamp = rb_event_time_stamp(event);
+		return;
+	default:
+		iter->read_stamp += event->time_delta;
+	}
+}
+
+static void rb_advance_iter(struct rbt_iter *iter)
+{
+	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+
+	if (iter->head == iter->next_event && !rb_iter_head_event(iter))
+		return;
+	iter->head = iter->next_event;
+	if (iter->next_event >= rb_page_size(iter->head_page)) {
+		/* Discarded events can leave the commit page "read". */
+		if (iter->head_page == READ_ONCE(cpu_buffer->commit_page))
+			return;
+		rb_inc_iter(iter);
+		return;
+	}
+	rb_update_iter_read_stamp(iter, iter->event);
+}
+
+static bool rb_iter_empty(struct rbt_iter *iter)
+{
+	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+	struct rb_page *reader = cpu_buffer->reader_page;
+	struct rb_page *head = cpu_buffer->head_page;
+	struct rb_page *commit_page = READ_ONCE(cpu_buffer->commit_page);
+	u64 commit_ts = READ_ONCE(commit_page->page->time_stamp);
+	unsigned long commit;
+
+	/* Pairs with the writer's cmpxchg when it crosses pages. */
+	smp_rmb();
+	commit = rb_page_commit(commit_page);
+	/* commit before re-reading commit_page: same pairing. */
+	smp_rmb();
+	/* The commit page moved on: there is more. */
+	if (READ_ONCE(cpu_buffer->commit_page) != commit_page ||
+	    READ_ONCE(commit_page->page->time_stamp) != commit_ts)
+		return false;
+	return (iter->head_page == commit_page && iter->head >= commit) ||
+		(iter->head_page == reader && commit_page == head &&
+		 head->read == commit && iter->head == rb_page_size(reader));
+}
+
+static bool rb_iter_stale(struct rbt_iter *iter)
+{
+	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+
+	return iter->cache_read != cpu_buffer->read ||
+		iter->cache_reader_page != cpu_buffer->reader_page ||
+		iter->cache_reset_seq != cpu_buffer->reset_seq;
+}
+
+/* The next data event or padding; stamps and extends are consumed. */
+static struct rbt_event *rb_iter_peek(struct rbt_iter *iter, u64 *ts)
+{
+	struct rbt_event *event;
+	int nr_loops = 0;
+
+	if (ts)
+		*ts = 0;
+	if (rb_iter_stale(iter))
+		rb_iter_reset(iter);
+again:
+	if (rb_iter_empty(iter))
+		return NULL;
+	/*
+	 * A writer can keep rewriting what we try to read: give up after
+	 * three tries, silently; the caller may come back.
+	 */
+	if (++nr_loops > 3)
+		return NULL;
+	if (rb_per_cpu_empty(iter->cpu_buffer))
+		return NULL;
+	if (iter->head >= rb_page_size(iter->head_page)) {
+		rb_inc_iter(iter);
+		goto again;
+	}
+	event = rb_iter_head_event(iter);
+	if (!event)
+		goto again;
+
+	switch (event->type_len) {
+	case RB_TYPE_PADDING:
+		if (rb_null_event(event)) {
+			rb_inc_iter(iter);
+			goto again;
+		}
+		rb_advance_iter(iter);
+		return event;
+	case RB_TYPE_TIME_EXTEND:
+	case RB_TYPE_TIME_STAMP:
+		rb_advance_iter(iter);
+		goto again;
+	default:
+		if (ts)
+			*ts = iter->read_stamp + event->time_delta;
+		return event;
+	}
+}
+
+/**
+ * rbt_iter_start - start reading a CPU's ring without consuming it
+ * @buffer: the buffer
+ * @cpu: the CPU
+ * @gfp: allocation flags
+ *
+ * The CPU's ring cannot be resized until rbt_iter_finish().
+ *
+ * Return: the iterator, or NULL for a bad CPU or no memory.
+ */
+struct rbt_iter *rbt_iter_start(struct rbt_buffer *buffer, int cpu, gfp_t gfp)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+	struct rbt_iter *iter;
+	unsigned long flags;
+
+	if (!rb_valid_cpu(buffer, cpu))
+		return NULL;
+	iter = kzalloc(sizeof(*iter), gfp);
+	if (!iter)
+		return NULL;
+	iter->event_size = buffer->subbuf_size;
+	iter->event = kmalloc(iter->event_size, gfp);
+	if (!iter->event) {
+		kfree(iter);
+		return NULL;
+	}
+	cpu_buffer = buffer->buffers[cpu];
+	iter->cpu_buffer = cpu_buffer;
+	atomic_inc(&cpu_buffer->iterators);
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	rb_iter_reset(iter);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	return iter;
+}
+EXPORT_SYMBOL_GPL(rbt_iter_start);
+
+/**
+ * rbt_iter_finish - end a non-consuming read
+ * @iter: the iterator, or NULL
+ */
+void rbt_iter_finish(struct rbt_iter *iter)
+{
+	if (!iter)
+		return;
+	atomic_dec(&iter->cpu_buffer->iterators);
+	kfree(iter->event);
+	kfree(iter);
+}
+EXPORT_SYMBOL_GPL(rbt_iter_finish);
+
+/**
+ * rbt_iter_peek - the event at the iterator, without moving it
+ * @iter: the iterator
+ * @ts: set to the event's time stamp (may be NULL)
+ *
+ * The event is a copy, valid until the next call on @iter.
+ *
+ * Return: the event, or NULL at the end (or when a writer kept
+ * overrunning the iterator; rbt_iter_dropped() tells).
+ */
+struct rbt_event *rbt_iter_peek(struct rbt_iter *iter, u64 *ts)
+{
+	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+	struct rbt_event *event;
+	unsigned long flags;
+	unsigned int paddings = 0;
+
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	do {
+		event = rb_iter_peek(iter, ts);
+		if (event && event->type_len == RB_TYPE_PADDING &&
+		    ++paddings > RB_MAX_RESERVE_LOOPS)
+			event = NULL;
+	} while (event && event->type_len == RB_TYPE_PADDING);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	return event;
+}
+EXPORT_SYMBOL_GPL(rbt_iter_peek);
+
+/**
+ * rbt_iter_advance - move the iterator past the current event
+ * @iter: the iterator
+ */
+void rbt_iter_advance(struct rbt_iter *iter)
+{
+	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	rb_advance_iter(iter);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+}
+EXPORT_SYMBOL_GPL(rbt_iter_advance);
+
+/**
+ * rbt_iter_empty - is the iterator at the end of the data?
+ * @iter: the iterator
+ */
+bool rbt_iter_empty(struct rbt_iter *iter)
+{
+	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+	unsigned long flags;
+	bool empty;
+
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	empty = rb_iter_empty(iter);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	return empty;
+}
+EXPORT_SYMBOL_GPL(rbt_iter_empty);
+
+/**
+ * rbt_iter_reset - go back to the oldest unread event
+ * @iter: the iterator
+ */
+void rbt_iter_reset(struct rbt_iter *iter)
+{
+	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	rb_iter_reset(iter);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+}
+EXPORT_SYMBOL_GPL(rbt_iter_reset);
+
+/**
+ * rbt_iter_dropped - did a writer overrun the iterator since last asked?
+ * @iter: the iterator
+ *
+ * Return: true once per overrun; events were lost from the iterator's
+ * view (they may still have been read by nobody: overwritten).
+ */
+bool rbt_iter_dropped(struct rbt_iter *iter)
+{
+	bool ret = iter->missed_events;
+
+	iter->missed_events = false;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rbt_iter_dropped);
