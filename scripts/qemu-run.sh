@@ -28,6 +28,7 @@
 #   --keep PATH       host path the guest needs although it lies under
 #                     /tmp, /root, ... (repeatable)
 #   --console         stream the serial console while the guest runs
+#   --debug           trace the guest's init script (time-stamped) on the console
 #   --allow-taint M   taint bits tolerated by the log scan (see scan-log.sh)
 #
 # Exit status: SCRIPT's status when it ran and the log is clean; 1 when
@@ -69,6 +70,7 @@ parse_args() {
 		--env) envs+=("$2"); shift 2 ;;
 		--keep) keeps+=("$2"); shift 2 ;;
 		--console) console=1; shift ;;
+		--debug) append="$append rbt_debug"; shift ;;
 		--allow-taint) allow_taint=$2; shift 2 ;;
 		-h | --help) usage ;;
 		--) shift; break ;;
@@ -161,7 +163,10 @@ kernel_cmdline() {
 }
 
 qemu_cmd() {
-	qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m "$mem"
+	# -icount needs one TCG thread for all vCPUs (QEMU refuses MTTCG with it).
+	local threads=multi
+	[ "$icount" = 0 ] || threads=single
+	qemu=(qemu-system-x86_64 -accel "tcg,thread=$threads" -cpu max -smp "$smp" -m "$mem"
 		-nodefaults -no-user-config -display none -monitor none -no-reboot
 		-serial "file:$results/console.log"
 		-kernel "$kernel" -append "$(kernel_cmdline)"

@@ -33,18 +33,20 @@ say() {
 # Write the marker, flush and power off. Called on every path out.
 finish() {
 	local rc=$1
-	if [ -n "${RESULTS:-}" ] && mountpoint -q "$RESULTS"; then
-		cat /proc/sys/kernel/tainted >"$RESULTS/tainted" 2>/dev/null
+	if [ -n "${RESULTS:-}" ] && mounted "$RESULTS"; then
+		local t
+		read -r t </proc/sys/kernel/tainted
+		echo "$t" >"$RESULTS/tainted"
 		kmemleak_report
-		dmesg >"$RESULTS/dmesg.txt" 2>/dev/null
+		$BB dmesg >"$RESULTS/dmesg.txt" 2>/dev/null
 		echo "$rc" >"$RESULTS/rc"
-		sync
+		$BB sync
 	fi
 	say "guest script exit status $rc, powering off"
 	echo o >/proc/sysrq-trigger 2>/dev/null
-	sleep 5
+	$BB sleep 5
 	$BB poweroff -f
-	sleep 30
+	$BB sleep 30
 }
 
 # On a kmemleak kernel (the debug variant) ask for two scans, as an object
@@ -53,35 +55,49 @@ kmemleak_report() {
 	local k=/sys/kernel/debug/kmemleak
 	[ -w "$k" ] || return 0
 	echo scan >"$k" 2>/dev/null
-	sleep 1
+	$BB sleep 1
 	echo scan >"$k" 2>/dev/null
-	cat "$k" >"$RESULTS/kmemleak.txt" 2>/dev/null
+	$BB cat "$k" >"$RESULTS/kmemleak.txt" 2>/dev/null
 }
 
 cmdline_arg() {
 	local a
-	for a in $(cat /proc/cmdline); do
+	local line
+	read -r line </proc/cmdline
+	for a in $line; do
 		case $a in "$1="*) echo "${a#*=}"; return 0 ;; esac
 	done
 	return 1
 }
 
+# Every exec costs tens of milliseconds under TCG, more for a dynamically
+# linked binary read over 9p: init uses bash builtins where it can and the
+# static busybox for the rest.
+mounted() {
+	local dev mp rest
+	[ -r /proc/self/mounts ] || return 1
+	while read -r dev mp rest; do
+		[ "$mp" = "$1" ] && return 0
+	done </proc/self/mounts
+	return 1
+}
+
 mnt() {
 	# mnt TYPE WHAT WHERE [OPTIONS]: mount unless something is already there
-	mountpoint -q "$3" 2>/dev/null && return 0
-	mount -t "$1" ${4:+-o "$4"} "$2" "$3" || say "cannot mount $1 on $3"
+	mounted "$3" && return 0
+	$BB mount -t "$1" ${4:+-o "$4"} "$2" "$3" || say "cannot mount $1 on $3"
 }
 
 mount_system() {
 	mnt proc proc /proc
 	mnt sysfs sysfs /sys
 	mnt devtmpfs devtmpfs /dev
-	mkdir -p /dev/pts /dev/shm 2>/dev/null
+	$BB mkdir -p /dev/pts /dev/shm 2>/dev/null
 	# devtmpfs has no /dev/fd: bash's <(...) and many tools need it.
-	[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
-	[ -e /dev/stdin ] || ln -s /proc/self/fd/0 /dev/stdin
-	[ -e /dev/stdout ] || ln -s /proc/self/fd/1 /dev/stdout
-	[ -e /dev/stderr ] || ln -s /proc/self/fd/2 /dev/stderr
+	[ -e /dev/fd ] || $BB ln -s /proc/self/fd /dev/fd
+	[ -e /dev/stdin ] || $BB ln -s /proc/self/fd/0 /dev/stdin
+	[ -e /dev/stdout ] || $BB ln -s /proc/self/fd/1 /dev/stdout
+	[ -e /dev/stderr ] || $BB ln -s /proc/self/fd/2 /dev/stderr
 	mnt devpts devpts /dev/pts gid=5,mode=620
 	mnt tmpfs tmpfs /dev/shm mode=1777
 	mnt debugfs debugfs /sys/kernel/debug
@@ -89,8 +105,8 @@ mount_system() {
 	# The root is read-only: keep a second view of it before tmpfs hides
 	# parts of it, so that host paths under those parts can be bound back.
 	mnt tmpfs tmpfs /run mode=0755
-	mkdir -p /run/host
-	mount --bind / /run/host || say "cannot bind / on /run/host"
+	$BB mkdir -p /run/host
+	$BB mount -o bind / /run/host || say "cannot bind / on /run/host"
 	local d
 	for d in /tmp /var/tmp; do mnt tmpfs tmpfs "$d" mode=1777; done
 	mnt tmpfs tmpfs /root mode=0700
@@ -103,23 +119,30 @@ keep_path() {
 	[ -e "$p" ] && return 0
 	[ -e "/run/host$p" ] || { say "host path $p not found"; return 1; }
 	if [ -d "/run/host$p" ]; then
-		mkdir -p "$p"
+		$BB mkdir -p "$p"
 	else
-		mkdir -p "${p%/*}" && : >"$p"
-	fi && mount --bind "/run/host$p" "$p" || say "cannot bind $p"
+		$BB mkdir -p "${p%/*}" && : >"$p"
+	fi && $BB mount -o bind "/run/host$p" "$p" || say "cannot bind $p"
 }
 
 mount_results() {
 	RESULTS=$(cmdline_arg rbt_results) || { say "no rbt_results= on the command line"; return 1; }
-	mkdir -p "$RESULTS" 2>/dev/null
-	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 rbtres "$RESULTS" ||
+	$BB mkdir -p "$RESULTS" 2>/dev/null
+	$BB mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 rbtres "$RESULTS" ||
 		{ say "cannot mount the results share on $RESULTS"; RESULTS=; return 1; }
 }
 
 main() {
 	local keep p rc
+	# rbt_debug on the command line (qemu-run.sh --debug): trace this
+	# script with time stamps, to see where the boot's time goes.
+	mnt proc proc /proc
+	if [[ " $(</proc/cmdline) " == *" rbt_debug "* ]]; then
+		PS4='+ $EPOCHREALTIME '
+		set -x
+	fi
 	mount_system
-	hostname rbtrace-guest 2>/dev/null || $BB hostname rbtrace-guest
+	$BB hostname rbtrace-guest
 	$BB ip link set lo up 2>/dev/null || say "cannot bring up lo"
 	mount_results || finish 125
 	keep=$(cmdline_arg rbt_keep) || keep=
@@ -135,7 +158,7 @@ main() {
 	cd "$RESULTS" || finish 125
 	# Script output goes to the serial console (kept in console.log) and
 	# to guest.out, which is the script's output alone.
-	"${RBT_JOB[@]}" </dev/null 2>&1 | tee "$RESULTS/guest.out" >/dev/console
+	"${RBT_JOB[@]}" </dev/null 2>&1 | $BB tee "$RESULTS/guest.out" >/dev/console
 	rc=${PIPESTATUS[0]}
 	cd /
 	finish "$rc"
