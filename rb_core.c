@@ -29,11 +29,6 @@ typeof(rbt_test_hook) rbt_test_hook;
 EXPORT_SYMBOL_GPL(rbt_test_hook);
 #endif
 
-static __always_inline unsigned long rb_commit_index(struct rb_cpu_buffer *cpu_buffer)
-{
-	return rb_page_commit(cpu_buffer->commit_page);
-}
-
 static __always_inline unsigned long rb_event_index(struct rb_cpu_buffer *cpu_buffer,
 						    struct rbt_event *event)
 {
@@ -311,20 +306,17 @@ out_drop:
 	return NULL;
 }
 
-/* Outermost writer: publish commit up to the tail, page by page. */
-static __always_inline void rb_set_commit_to_write(struct rb_cpu_buffer *cpu_buffer)
+/* Slow path: the tail moved on; publish and leave the full pages. */
+static noinline bool rb_commit_pages(struct rb_cpu_buffer *cpu_buffer)
 {
-	unsigned long max_count;
-
-again:
-	max_count = cpu_buffer->nr_pages * 100;
+	unsigned long max_count = cpu_buffer->nr_pages * 100;
 
 	while (cpu_buffer->commit_page != READ_ONCE(cpu_buffer->tail_page)) {
 		if (RB_WARN_ON(cpu_buffer, !(--max_count)))
-			return;
+			return false;
 		if (RB_WARN_ON(cpu_buffer,
 			       rb_is_reader_page(cpu_buffer->tail_page)))
-			return;
+			return false;
 		/* Events visible before commit: pairs with the reader's smp_rmb(). */
 		smp_wmb();
 		local_set(&cpu_buffer->commit_page->page->commit,
@@ -332,17 +324,39 @@ again:
 		rb_inc_page(&cpu_buffer->commit_page);
 		barrier();
 	}
-	while (rb_commit_index(cpu_buffer) !=
-	       rb_page_write(cpu_buffer->commit_page)) {
+	return true;
+}
+
+/*
+ * Outermost writer: publish commit up to the tail. Interrupts may reserve
+ * while we do (their commits are left to us), so loop until commit equals
+ * write on the tail page. Each lap follows an interrupt that wrote: the
+ * bound is a broken ring's, not a busy one's.
+ */
+static __always_inline void rb_set_commit_to_write(struct rb_cpu_buffer *cpu_buffer)
+{
+	unsigned int laps = 0;
+	struct rb_page *page;
+	unsigned long write;
+
+	for (;;) {
+		page = cpu_buffer->commit_page;
+		if (unlikely(page != READ_ONCE(cpu_buffer->tail_page))) {
+			if (!rb_commit_pages(cpu_buffer))
+				return;
+			continue;
+		}
+		write = rb_page_write(page);
+		if (rb_page_commit(page) == write)
+			return;
+		if (RB_WARN_ON(cpu_buffer, ++laps > RB_MAX_RESERVE_LOOPS))
+			return;
 		/* Events visible before commit: pairs with the reader's smp_rmb(). */
 		smp_wmb();
-		local_set(&cpu_buffer->commit_page->page->commit,
-			  rb_page_write(cpu_buffer->commit_page));
+		local_set(&page->page->commit, write);
+		/* Re-read tail and write after the store, not before (vs. irqs). */
 		barrier();
 	}
-	/* An interrupt may have moved the tail after the check above. */
-	if (unlikely(cpu_buffer->commit_page != READ_ONCE(cpu_buffer->tail_page)))
-		goto again;
 }
 
 static __always_inline void rb_start_commit(struct rb_cpu_buffer *cpu_buffer)
@@ -444,7 +458,8 @@ __rb_reserve_next(struct rb_cpu_buffer *cpu_buffer, struct rb_event_info *info)
 static __always_inline struct rbt_event *
 rb_reserve_next_event(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
 {
-	struct rb_event_info info;
+	/* Every field is set before use: skip the stack auto-init. */
+	struct rb_event_info info __uninitialized;
 	struct rbt_event *event;
 	int add_ts_default = RB_ADD_STAMP_NONE;
 	int nr_loops = 0;
@@ -500,7 +515,14 @@ out_fail:
 static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
 {
 	unsigned int val = cpu_buffer->current_context;
-	int bit = RB_CTX_NORMAL - interrupt_context_level();
+	unsigned int pc = preempt_count();
+	int bit;
+
+	/* Task context is the common case: one test instead of three. */
+	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))))
+		bit = RB_CTX_NORMAL;
+	else
+		bit = RB_CTX_NORMAL - interrupt_context_level();
 
 	if (unlikely(val & (1U << bit))) {
 		bit = RB_CTX_TRANSITION;
@@ -542,9 +564,8 @@ struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer, unsigned long leng
 
 	if (unlikely(atomic_read(&buffer->record_disabled)))
 		goto out;
+	/* Every possible CPU has a ring (rbt_alloc()): no mask to test. */
 	cpu = raw_smp_processor_id();
-	if (unlikely(!cpumask_test_cpu(cpu, buffer->cpumask)))
-		goto out;
 	cpu_buffer = buffer->buffers[cpu];
 	if (unlikely(atomic_read(&cpu_buffer->record_disabled)))
 		goto out;

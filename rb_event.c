@@ -57,27 +57,6 @@ u64 rb_event_time_stamp(struct rbt_event *event)
 }
 
 /**
- * rb_calculate_event_length - bytes to reserve for a payload of @length
- * @length: payload bytes (0 is treated as 1)
- *
- * A payload over RB_MAX_SMALL_DATA keeps its length in array[0]. A total
- * of 12 bytes is grown to 16 so that a discarded event can always be
- * turned into padding of at least RB_EVNT_MIN_SIZE.
- */
-unsigned int rb_calculate_event_length(unsigned int length)
-{
-	if (!length)
-		length = 1;
-	if (length > RB_MAX_SMALL_DATA)
-		length += sizeof(u32);
-	length += RB_EVNT_HDR_SIZE;
-	length = ALIGN(length, RB_ALIGNMENT);
-	if (length == RB_EVNT_MIN_SIZE + RB_ALIGNMENT)
-		length += RB_ALIGNMENT;
-	return length;
-}
-
-/**
  * rbt_event_length - payload bytes of a data event
  * @event: an event returned by rbt_lock_reserve(), rbt_peek() or rbt_consume()
  *
@@ -98,19 +77,3 @@ unsigned int rbt_event_length(struct rbt_event *event)
 	return length;
 }
 EXPORT_SYMBOL_GPL(rbt_event_length);
-
-/**
- * rbt_event_data - the payload of a data event
- * @event: an event returned by rbt_lock_reserve(), rbt_peek() or rbt_consume()
- */
-void *rbt_event_data(struct rbt_event *event)
-{
-	if (event->type_len == RB_TYPE_TIME_EXTEND ||
-	    event->type_len == RB_TYPE_TIME_STAMP)
-		event = (void *)event + RB_LEN_TIME_EXTEND;
-
-	if (event->type_len)
-		return &event->array[0];
-	return &event->array[1];
-}
-EXPORT_SYMBOL_GPL(rbt_event_data);

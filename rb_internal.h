@@ -234,7 +234,23 @@ static inline void rb_warn_disable(struct rbt_buffer *buffer)
 unsigned int rb_event_length(struct rbt_event *event);
 unsigned int rb_event_ts_length(struct rbt_event *event);
 u64 rb_event_time_stamp(struct rbt_event *event);
-unsigned int rb_calculate_event_length(unsigned int length);
+
+/*
+ * rb_calculate_event_length - bytes to reserve for a payload of @length
+ * (at least 1). A payload over RB_MAX_SMALL_DATA keeps its length in
+ * array[0]. A total of 12 bytes is grown to 16 so that a discarded event
+ * can always be turned into padding of at least RB_EVNT_MIN_SIZE.
+ */
+static __always_inline unsigned int rb_calculate_event_length(unsigned int length)
+{
+	if (length > RB_MAX_SMALL_DATA)
+		length += sizeof(u32);
+	length += RB_EVNT_HDR_SIZE;
+	length = ALIGN(length, RB_ALIGNMENT);
+	if (length == RB_EVNT_MIN_SIZE + RB_ALIGNMENT)
+		length += RB_ALIGNMENT;
+	return length;
+}
 
 static inline unsigned long rb_page_write(struct rb_page *bpage)
 {

@@ -181,14 +181,18 @@ static void rb_mark_missed(struct rbt_buffer *buffer, struct rb_data_page *bpage
 			   unsigned long missed)
 {
 	unsigned long commit = local_read(&bpage->commit);
+	unsigned long flags = 0;
 
+	/* The page is the reader's alone now: plain stores will do. */
 	if (missed) {
 		if (buffer->subbuf_size - commit >= sizeof(missed)) {
 			memcpy(&bpage->data[commit], &missed, sizeof(missed));
-			local_add(RB_MISSED_STORED, &bpage->commit);
-			commit += sizeof(missed);
+			flags |= RB_MISSED_STORED;
 		}
-		local_add(RB_MISSED_EVENTS, &bpage->commit);
+		flags |= RB_MISSED_EVENTS;
+		local_set(&bpage->commit, commit | flags);
+		if (flags & RB_MISSED_STORED)
+			commit += sizeof(missed);
 	}
 	/* Nothing stale may reach user space. */
 	if (commit < buffer->subbuf_size)

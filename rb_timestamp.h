@@ -26,11 +26,19 @@
 #ifndef _RB_TIMESTAMP_H
 #define _RB_TIMESTAMP_H
 
+#include <linux/trace_clock.h>
 #include "rb_internal.h"
 
 static __always_inline u64 rb_time_stamp(struct rbt_buffer *buffer)
 {
-	u64 ts = buffer->clock();
+	u64 (*clock)(void) = READ_ONCE(buffer->clock);
+	u64 ts;
+
+	/* The default clock by a direct call: no retpoline on the hot path. */
+	if (likely(clock == trace_clock_local))
+		ts = trace_clock_local();
+	else
+		ts = clock();
 
 	/* The buffer holds 59 bits; drop what would not fit. */
 	return ts & RB_ABS_TS_MASK;

@@ -26,7 +26,8 @@
 #   --append ARGS     extra kernel command line
 #   --env NAME=VALUE  export NAME in the guest script's environment
 #   --keep PATH       host path the guest needs although it lies under
-#                     /tmp, /root, ... (repeatable)
+#                     /tmp, /root, ... (repeatable; absolute paths among
+#                     the script's arguments are kept without asking)
 #   --console         stream the serial console while the guest runs
 #   --debug           trace the guest's init script (time-stamped) on the console
 #   --allow-taint M   taint bits tolerated by the log scan (see scan-log.sh)
@@ -145,6 +146,11 @@ write_job() {
 kernel_cmdline() {
 	local keep p
 	keep=$RBT_TOP,$RBT_CACHE,$script
+	# Script arguments that name existing host paths (a module, a results
+	# directory) are kept visible too, wherever they are.
+	for p in "${script_args[@]}"; do
+		[[ $p == /* ]] && [ -e "$p" ] && keeps+=("$p")
+	done
 	for p in "${keeps[@]}"; do
 		p=$(realpath -m "$p")
 		check_path "$p"

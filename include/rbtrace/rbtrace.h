@@ -28,6 +28,24 @@ struct rbt_event {
 	u32 array[];
 };
 
+/**
+ * rbt_event_data - the payload of a data event
+ * @event: an event returned by rbt_lock_reserve(), rbt_peek(), rbt_consume()
+ *         or rbt_iter_peek()
+ *
+ * Inline: it is on every writer's path, and the layout is ftrace's ABI.
+ * An event returned by rbt_lock_reserve() may start with an 8-byte time
+ * extend or absolute stamp (type_len 30 or 31) in front of the data event.
+ *
+ * Return: the payload.
+ */
+static inline void *rbt_event_data(struct rbt_event *event)
+{
+	if (event->type_len >= 30)
+		event = (struct rbt_event *)&event->array[1];
+	return event->type_len ? &event->array[0] : &event->array[1];
+}
+
 /* rbt_alloc() flags */
 #define RBT_FL_OVERWRITE	BIT(0)	/* flight recorder: overwrite oldest */
 #define RBT_FL_ABS_TS		BIT(1)	/* every event carries an absolute stamp */
@@ -84,7 +102,6 @@ void rbt_set_time_stamp_abs(struct rbt_buffer *buffer, bool abs);
 /* Recording */
 struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer,
 				   unsigned long length);
-void *rbt_event_data(struct rbt_event *event);
 unsigned int rbt_event_length(struct rbt_event *event);
 int rbt_unlock_commit(struct rbt_buffer *buffer);
 void rbt_discard_commit(struct rbt_buffer *buffer, struct rbt_event *event);
