@@ -20,8 +20,14 @@ unsupported() {
 	exit 77
 }
 
+# rbt_loaded: rbtrace is in /proc/modules (bash builtins: execs are slow
+# under TCG).
 rbt_loaded() {
-	grep -q '^rbtrace ' /proc/modules
+	local m rest
+	while read -r m rest; do
+		[ "$m" = rbtrace ] && return 0
+	done </proc/modules
+	return 1
 }
 
 # rbt_load [PARAM=VALUE...]: insmod the module under test; it must load.
@@ -64,7 +70,7 @@ expect_errno() {
 # expect_value FILE VALUE: FILE must read back VALUE (first word).
 expect_value() {
 	local got
-	got=$(cat "$1")
+	got=$(<"$1")
 	got=${got%% *}
 	[ "$got" = "$2" ] || fail "$1 reads '$got', expected '$2'"
 }
@@ -79,7 +85,7 @@ mode_of() {
 # count page headers (ftrace reads 67 after "echo 64 > buffer_size_kb").
 expect_size() {
 	local got
-	got=$(cat "$1")
+	got=$(<"$1")
 	got=${got%% *}
 	[[ $got =~ ^[0-9]+$ ]] || fail "$1 reads '$got', not a number"
 	[ "$got" -ge "$2" ] && [ "$got" -le $(($2 + $2 / 64 + 8)) ] ||
