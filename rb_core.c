@@ -42,8 +42,8 @@ static __always_inline unsigned long rb_event_index(struct rb_cpu_buffer *cpu_bu
 static noinline struct rbt_event *rb_add_time_stamp(struct rbt_event *event,
 						    u64 delta, bool abs)
 {
-	event->type_len = abs ? RB_TYPE_TIME_STAMP : RB_TYPE_TIME_EXTEND;
-	event->time_delta = delta & RB_TS_MASK;
+	rb_event_set_header(event, abs ? RB_TYPE_TIME_STAMP : RB_TYPE_TIME_EXTEND,
+			    delta & RB_TS_MASK);
 	event->array[0] = delta >> RB_TS_SHIFT;
 	return (void *)event + RB_LEN_TIME_EXTEND;
 }
@@ -64,13 +64,12 @@ static __always_inline void rb_update_event(struct rbt_event *event,
 		delta = 0;
 	}
 
-	event->time_delta = delta;
 	length -= RB_EVNT_HDR_SIZE;
 	if (length > RB_MAX_SMALL_DATA) {
-		event->type_len = RB_TYPE_DATA_LONG;
+		rb_event_set_header(event, RB_TYPE_DATA_LONG, delta);
 		event->array[0] = length;
 	} else {
-		event->type_len = DIV_ROUND_UP(length, RB_ALIGNMENT);
+		rb_event_set_header(event, DIV_ROUND_UP(length, RB_ALIGNMENT), delta);
 	}
 }
 
@@ -427,8 +426,17 @@ __rb_reserve_next(struct rb_cpu_buffer *cpu_buffer, struct rb_event_info *info)
 	tail = write - info->length;
 	rb_hook(buffer, RBT_HOOK_C);
 
-	if (unlikely(write > buffer->subbuf_size))
-		return rb_move_tail(cpu_buffer, tail, info);
+	if (unlikely(write > buffer->subbuf_size)) {
+		/*
+		 * A copy for the slow path: the scratch's address must not
+		 * escape on the fast path, or every field lives on the stack.
+		 */
+		struct rb_event_info slow = *info;
+
+		event = rb_move_tail(cpu_buffer, tail, &slow);
+		info->length = slow.length;
+		return event;
+	}
 
 	rb_ts_settle(cpu_buffer, info, w, tail, write);
 
@@ -496,8 +504,11 @@ again:
 		goto again;
 	}
 	if (likely(event)) {
-		if (unlikely(rb_validate))
-			rb_validate_tail(cpu_buffer, &info, event);
+		if (unlikely(rb_validate)) {
+			struct rb_event_info check = info;	/* see rb_move_tail() */
+
+			rb_validate_tail(cpu_buffer, &check, event);
+		}
 		return event;
 	}
 out_fail:

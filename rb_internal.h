@@ -252,6 +252,22 @@ static __always_inline unsigned int rb_calculate_event_length(unsigned int lengt
 	return length;
 }
 
+/*
+ * Write an event's first word in one store. The layout is ftrace's
+ * bitfield u32 type_len:5, time_delta:27; on little-endian bitfields
+ * type_len is the low five bits, which is what kbuffer decodes.
+ */
+static __always_inline void rb_event_set_header(struct rbt_event *event,
+						u32 type_len, u32 delta)
+{
+#ifdef __LITTLE_ENDIAN_BITFIELD
+	*(u32 *)event = type_len | (delta << 5);
+#else
+	event->type_len = type_len;
+	event->time_delta = delta;
+#endif
+}
+
 static inline unsigned long rb_page_write(struct rb_page *bpage)
 {
 	return local_read(&bpage->write) & RB_WRITE_MASK;

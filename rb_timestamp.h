@@ -31,7 +31,7 @@
 
 static __always_inline u64 rb_time_stamp(struct rbt_buffer *buffer)
 {
-	u64 (*clock)(void) = READ_ONCE(buffer->clock);
+	typeof(buffer->clock) clock = READ_ONCE(buffer->clock);
 	u64 ts;
 
 	/* The default clock by a direct call: no retpoline on the hot path. */
