@@ -35,5 +35,5 @@ boot args-and-success 0 'exit 0' "$@" -- args "a b" "it's" '$HOME*'
 boot script-failure 3 'exited 3' "$@" -- exit 3
 boot kernel-warning 1 'KERNEL LOG NOT CLEAN' "$@" -- warn
 boot panic 125 'KERNEL PANIC' "$@" -- panic
-boot hang 124 'TIMEOUT' --timeout 30 "$@" -- hang
+boot hang 124 'TIMEOUT' --timeout 15 "$@" -- hang
 exit "$bad"
