@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace per_cpu/cpuN/trace_pipe_raw: the CPU's sub-buffers in ftrace's
+ * page format, consumed, as trace-cmd and libtracefs read them:
+ *
+ *  - read() hands out one sub-buffer at a time, the partly written one
+ *    too (trace-cmd's final flush needs it); a read shorter than a
+ *    sub-buffer gets the rest of it on the next reads;
+ *  - splice() moves whole sub-buffers only, from a sub-buffer aligned
+ *    position, and only those the writer has left; a full page the
+ *    writer has left is swapped out of the ring and given to the pipe
+ *    without a copy;
+ *  - poll() waits for buffer_percent; ioctl(fd, 0) wakes the readers
+ *    blocked on this file, which then return 0 (end of data).
+ *
+ * Pages given to a pipe hold only a page reference: the pipe frees them
+ * with put_page() through the kernel's own pipe_buf_operations, so no
+ * rbtrace code runs when the pipe lets go, even after rmmod.
+ */
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/pipe_fs_i.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/splice.h>
+#include <linux/uaccess.h>
+#include <rbtrace/rbtrace.h>
+#include "rb_internal.h"
+#include "rb_debugfs.h"
+
+/*
+ * struct rb_raw_iter - one open trace_pipe_raw
+ * @lock: one reader of this file at a time; not held while sleeping
+ * @cpu: the CPU
+ * @spare: the page read() hands out, allocated at the first read
+ * @read: bytes of @spare already read; rb_raw_size() means none left
+ * @wait_index: bumped by ioctl(0) and flush, to end a wait
+ * @stopped: ioctl(0) or close was seen: a non-blocking read with nothing
+ *           to hand out is the end of data, not -EAGAIN (trace-cmd 3.1.6
+ *           stops reading on -EAGAIN before its final flush)
+ */
+struct rb_raw_iter {
+	struct mutex		lock;		/* see above */
+	int			cpu;
+	struct rbt_read_page	*spare;
+	size_t			read;
+	atomic_t		wait_index;
+	bool			stopped;
+};
+
+/* Bytes of one sub-buffer as user space sees it: header and data. */
+static size_t rb_raw_size(void)
+{
+	return rbt_subbuf_size(rb_fs_buffer) + RB_PAGE_HDR_SIZE;
+}
+
+/*
+ * Sleep until the CPU has data (@full: buffer_percent) or ioctl(0) wakes
+ * us. Called and returns with it->lock held. Return: 1 to try again, 0
+ * when woken by ioctl(0) or close, -EINTR.
+ */
+static int rb_raw_wait(struct rb_raw_iter *it, int full)
+{
+	int idx = atomic_read(&it->wait_index), ret;
+
+	mutex_unlock(&it->lock);
+	ret = rbt_wait(rb_fs_buffer, it->cpu, full);
+	mutex_lock(&it->lock);
+	if (ret)
+		return ret;
+	return atomic_read(&it->wait_index) == idx;
+}
+
+/* Put the next sub-buffer into it->spare. Return: 1, 0 (end), -errno. */
+static int rb_raw_fill(struct rb_raw_iter *it, struct file *file)
+{
+	struct rbt_read_page *page;
+	int ret;
+
+	if (!it->spare) {
+		page = rbt_alloc_read_page(rb_fs_buffer, it->cpu);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+		it->spare = page;
+	}
+	for (;;) {
+		/* Another reader of this file may have filled it meanwhile. */
+		if (it->read < rb_raw_size())
+			return 1;
+		rb_access_lock(it->cpu);
+		ret = rbt_read_page(rb_fs_buffer, it->spare, rb_raw_size(), it->cpu, false);
+		rb_access_unlock(it->cpu);
+		if (ret > 0) {
+			it->read = 0;
+			return 1;
+		}
+		if (ret != -EAGAIN)
+			return ret;
+		if (file->f_flags & O_NONBLOCK)
+			return it->stopped ? 0 : -EAGAIN;
+		ret = rb_raw_wait(it, 0);
+		if (ret <= 0)
+			return ret;
+	}
+}
+
+static ssize_t rb_raw_read(struct file *file, char __user *ubuf,
+			   size_t cnt, loff_t *ppos)
+{
+	struct rb_raw_iter *it = file->private_data;
+	ssize_t ret;
+	size_t n;
+
+	if (!cnt)
+		return 0;
+	mutex_lock(&it->lock);
+	ret = rb_raw_fill(it, file);
+	if (ret <= 0)
+		goto out;
+	n = min(rb_raw_size() - it->read, cnt);
+	if (copy_to_user(ubuf, rbt_read_page_data(it->spare) + it->read, n)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	it->read += n;
+	*ppos += n;
+	ret = n;
+out:
+	mutex_unlock(&it->lock);
+	return ret;
+}
+
+static void rb_raw_spd_release(struct splice_pipe_desc *spd, unsigned int i)
+{
+	put_page(spd->pages[i]);
+}
+
+/*
+ * Move whole sub-buffers the writer has left into @spd, while @len
+ * allows. Return: how many, or -errno if none.
+ */
+static int rb_raw_splice_pages(struct rb_raw_iter *it, struct splice_pipe_desc *spd,
+			       size_t len)
+{
+	size_t size = rb_raw_size();
+	struct rbt_read_page *rpage;
+	struct page *page;
+	int i, r = 0;
+
+	for (i = 0; i < spd->nr_pages_max && len >= size; i++, len -= size) {
+		rpage = rbt_alloc_read_page(rb_fs_buffer, it->cpu);
+		if (IS_ERR(rpage)) {
+			r = PTR_ERR(rpage);
+			break;
+		}
+		rb_access_lock(it->cpu);
+		r = rbt_read_page(rb_fs_buffer, rpage, size, it->cpu, true);
+		rb_access_unlock(it->cpu);
+		if (r < 0) {
+			rbt_free_read_page(rb_fs_buffer, it->cpu, rpage);
+			break;
+		}
+		/*
+		 * The pipe's reference keeps the page; rbt_free_read_page()
+		 * sees it and frees only ours instead of recycling the page.
+		 */
+		page = rbt_read_page_page(rpage);
+		get_page(page);
+		rbt_free_read_page(rb_fs_buffer, it->cpu, rpage);
+		spd->pages[i] = page;
+		spd->partial[i].offset = 0;
+		spd->partial[i].len = size;
+		spd->partial[i].private = 0;
+	}
+	return i ? i : r;
+}
+
+static ssize_t rb_raw_splice_read(struct file *file, loff_t *ppos,
+				  struct pipe_inode_info *pipe, size_t len,
+				  unsigned int flags)
+{
+	struct rb_raw_iter *it = file->private_data;
+	struct partial_page partial[PIPE_DEF_BUFFERS];
+	struct page *pages[PIPE_DEF_BUFFERS];
+	struct splice_pipe_desc spd = {
+		.pages		= pages,
+		.partial	= partial,
+		.nr_pages_max	= PIPE_DEF_BUFFERS,
+		.ops		= &nosteal_pipe_buf_ops,
+		.spd_release	= rb_raw_spd_release,
+	};
+	bool woken = false;
+	ssize_t ret;
+	int n;
+
+	/* tracefs's contract: whole sub-buffers from an aligned position. */
+	if (!IS_ALIGNED(*ppos, rb_raw_size()) || len < rb_raw_size())
+		return -EINVAL;
+	mutex_lock(&it->lock);
+	for (;;) {
+		n = rb_raw_splice_pages(it, &spd, len);
+		if (n > 0)
+			break;
+		ret = n == -EAGAIN ? 0 : n;
+		/* Woken once already, or tracing off: nothing more will come. */
+		if (ret || woken)
+			goto out;
+		if ((file->f_flags & O_NONBLOCK) || (flags & SPLICE_F_NONBLOCK)) {
+			ret = it->stopped ? 0 : -EAGAIN;
+			goto out;
+		}
+		ret = rb_raw_wait(it, rb_buffer_percent());
+		if (ret <= 0 || !rbt_record_is_on(rb_fs_buffer))
+			goto out;
+		woken = true;
+	}
+	spd.nr_pages = n;
+	*ppos += (loff_t)n * rb_raw_size();
+	ret = splice_to_pipe(pipe, &spd);
+out:
+	mutex_unlock(&it->lock);
+	return ret;
+}
+
+static __poll_t rb_raw_poll(struct file *file, struct poll_table_struct *pt)
+{
+	struct rb_raw_iter *it = file->private_data;
+
+	return rbt_poll_wait(rb_fs_buffer, it->cpu, file, pt, rb_buffer_percent());
+}
+
+/* End the waits of this file's readers (they return 0). */
+static void rb_raw_wake(struct rb_raw_iter *it)
+{
+	WRITE_ONCE(it->stopped, true);
+	atomic_inc(&it->wait_index);
+	rbt_wake_waiters(rb_fs_buffer, it->cpu);
+}
+
+/* ioctl(fd, 0): wake the blocked readers, as tracefs's. */
+static long rb_raw_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	if (cmd)
+		return -ENOTTY;
+	rb_raw_wake(file->private_data);
+	return 0;
+}
+
+/* A close from another thread must not leave a reader blocked forever. */
+static int rb_raw_flush(struct file *file, fl_owner_t id)
+{
+	rb_raw_wake(file->private_data);
+	return 0;
+}
+
+static int rb_raw_open(struct inode *inode, struct file *file)
+{
+	struct rb_raw_iter *it;
+
+	it = kzalloc(sizeof(*it), GFP_KERNEL);
+	if (!it)
+		return -ENOMEM;
+	mutex_init(&it->lock);
+	it->cpu = rb_file_cpu(inode);
+	it->read = rb_raw_size();
+	atomic_set(&it->wait_index, 0);
+	file->private_data = it;
+	return nonseekable_open(inode, file);
+}
+
+static int rb_raw_release(struct inode *inode, struct file *file)
+{
+	struct rb_raw_iter *it = file->private_data;
+
+	if (it->spare)
+		rbt_free_read_page(rb_fs_buffer, it->cpu, it->spare);
+	mutex_destroy(&it->lock);
+	kfree(it);
+	return 0;
+}
+
+/*
+ * Created with debugfs_create_file_unsafe(): debugfs's proxy would drop
+ * .splice_read and .flush. The module reference open takes (.owner)
+ * keeps rmmod away while the file is open.
+ */
+const struct file_operations rb_pipe_raw_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rb_raw_open,
+	.read		= rb_raw_read,
+	.splice_read	= rb_raw_splice_read,
+	.poll		= rb_raw_poll,
+	.unlocked_ioctl	= rb_raw_ioctl,
+	.flush		= rb_raw_flush,
+	.release	= rb_raw_release,
+};
