@@ -40,7 +40,10 @@ main() {
 	kdir=$(realpath -e "$1") || rbt_die "build-module: KDIR $1 does not exist"
 	[ -f "$kdir/Makefile" ] || rbt_die "build-module: $kdir is not a kernel build or headers tree (no Makefile)"
 	rbt_need_pkgs rsync build-essential
+	# The test build (with hooks) gets its own copy: sharing one would
+	# rebuild everything whenever the two alternate.
 	tag=$(basename "$kdir")-$(echo "$RBT_TOP|$kdir" | sha256sum | cut -c1-8)
+	[ "$tests" = 0 ] || tag=$tag-tests
 	dir=$RBT_CACHE/build/$tag
 	mkdir -p "$dir"
 	exec 8>"$dir.lock"

@@ -19,7 +19,7 @@ show insmod "$ko"
 show grep '^rbtrace ' /proc/modules
 echo
 echo "# the debugfs tree (mode, owner, size, path)"
-find "$dir" -exec stat -c '%A %U %6s %n' {} +
+find "$dir" -print0 | sort -z | xargs -0 stat -c '%A %U %6s %n'
 for f in tracing_on buffer_size_kb; do
 	show cat "$dir/$f"
 done
