@@ -81,6 +81,7 @@ parse_args() {
 	done
 	[ $# -gt 0 ] || usage
 	script=$(realpath -e "$1") || rbt_die "qemu-run: guest script $1 not found"
+	[ -x "$script" ] || rbt_die "qemu-run: guest script $script is not executable"
 	shift
 	script_args=("$@")
 	[[ $smp =~ ^[0-9]+$ ]] && [ "$smp" -ge 1 ] || rbt_die "qemu-run: --smp wants a number, not '$smp'"
@@ -181,7 +182,11 @@ qemu_cmd() {
 		-fsdev "local,id=res,path=$results,security_model=none"
 		-device virtio-9p-pci,fsdev=res,mount_tag=rbtres)
 	[ -z "$initrd" ] || qemu+=(-initrd "$initrd")
-	[ "$icount" = 0 ] || qemu+=(-icount shift=0,align=off,sleep=off)
+	if [ "$icount" = 1 ]; then
+		# icount needs one TCG thread for all vCPUs: deterministic, slower.
+		qemu[2]=tcg,thread=single
+		qemu+=(-icount shift=0,align=off,sleep=off)
+	fi
 }
 
 # run_qemu: start QEMU under a hard timeout and wait for it. Sets qrc.
