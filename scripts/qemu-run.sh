@@ -182,11 +182,7 @@ qemu_cmd() {
 		-fsdev "local,id=res,path=$results,security_model=none"
 		-device virtio-9p-pci,fsdev=res,mount_tag=rbtres)
 	[ -z "$initrd" ] || qemu+=(-initrd "$initrd")
-	if [ "$icount" = 1 ]; then
-		# icount needs one TCG thread for all vCPUs: deterministic, slower.
-		qemu[2]=tcg,thread=single
-		qemu+=(-icount shift=0,align=off,sleep=off)
-	fi
+	[ "$icount" = 0 ] || qemu+=(-icount shift=0,align=off,sleep=off)
 }
 
 # run_qemu: start QEMU under a hard timeout and wait for it. Sets qrc.
