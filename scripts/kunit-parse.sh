@@ -49,6 +49,8 @@ collect() {
 	for in in "$@"; do
 		if [ -d "$in" ]; then
 			cp "$in"/*.ktap "$work/" 2>/dev/null || true
+			# insmod's complaint, if any, explains a missing KTAP.
+			cp "$in"/*.insmod "$work/" 2>/dev/null || true
 		elif [[ $in == *.ktap ]]; then
 			cp "$in" "$work/"
 		elif [ -f "$in" ]; then
@@ -66,6 +68,7 @@ judge() {
 	if ! grep -qE '^[[:space:]]*(K?TAP version|1\.\.[1-9])' "$f"; then
 		echo "FAIL kunit:$mod: no KTAP output (the module did not load or did not run its tests)"
 		sed -n '1,5s/^/    /p' "$f"
+		[ ! -s "$work/$mod.insmod" ] || sed 's/^/    insmod: /' "$work/$mod.insmod"
 		return 1
 	fi
 	json=$work/$mod.json

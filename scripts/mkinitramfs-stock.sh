@@ -154,6 +154,12 @@ main() {
 	out=$RBT_CACHE/initramfs/$rel-$key.cpio.gz
 	exec 9>"$RBT_CACHE/initramfs/.lock"
 	flock 9
+	# A truncated or damaged archive (a crash while writing, a full disk)
+	# is rebuilt rather than booted into a confusing panic.
+	if [ -s "$out" ] && ! gzip -t "$out" 2>/dev/null; then
+		rbt_log "cached initramfs $out is damaged: rebuilding it"
+		rm -f "$out"
+	fi
 	if [ ! -s "$out" ]; then
 		rbt_log "building the initramfs for stock kernel $rel (${#modules[@]} modules)"
 		rm -f "$RBT_CACHE/initramfs/$rel"-*.cpio.gz
