@@ -142,8 +142,11 @@ build_test_kernel() {
 	kdir=
 	if step build:test-kernel "$T_KERNEL" "$RBT_TOP/scripts/build-kernel.sh" base; then
 		kdir=$(tail -n 1 "$last_log")
-		ksrc=$(ls -d "$RBT_CACHE/src/linux-source-6.12-$(dpkg-query -W -f='${Version}' linux-source-6.12)")
 	fi
+	# The extracted source (checkpatch.pl, kunit.py) is there even when
+	# the build failed.
+	ksrc=$RBT_CACHE/src/linux-source-6.12-$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
+	[ -d "$ksrc" ] || ksrc=
 }
 
 # build_modules: rbtrace.ko for each kernel, W=1, no warnings allowed.
