@@ -53,7 +53,7 @@ keeps=()
 initrd=
 
 usage() {
-	sed -n '3,35s/^# \{0,1\}//p' "$0" >&2
+	awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0" >&2
 	exit 2
 }
 

@@ -99,7 +99,7 @@ parse_args() {
 		--no-stock) stock=0; shift ;;
 		--no-harness) harness_boot=0; shift ;;
 		--check) check_only=1; shift ;;
-		-h | --help) sed -n '3,29s/^# \{0,1\}//p' "$0"; exit 0 ;;
+		-h | --help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
 		*) rbt_die "test.sh: unknown option $1" ;;
 		esac
 	done
