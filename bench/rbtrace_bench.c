@@ -61,7 +61,8 @@ struct bench_run {
 	atomic_t done;
 	bool stop_reader;
 	struct completion go;
-	u64 *ns;		/* per CPU */
+	u64 *start;		/* per CPU: when each writer started */
+	u64 *end;		/* and ended */
 	u64 consumed;
 };
 
@@ -135,33 +136,36 @@ static int bench_writer(void *arg)
 {
 	struct bench_run *run = arg;
 	int cpu = raw_smp_processor_id();
-	u64 t0;
 
 	atomic_inc(&run->ready);
 	wait_for_completion(&run->go);
-	t0 = ktime_get_ns();
+	run->start[cpu] = ktime_get_ns();
 	bench_loop(run->impl, run->size);
-	run->ns[cpu] = ktime_get_ns() - t0;
+	run->end[cpu] = ktime_get_ns();
 	atomic_inc(&run->done);
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
 	return 0;
 }
 
-static void bench_consume_all(struct bench_run *run, int cpu)
+static u64 bench_consume_all(struct bench_run *run, int cpu)
 {
+	u64 n = 0;
+
 	switch (run->impl) {
 	case IMPL_RBTRACE:
 		while (rbt_consume(rbt, cpu, NULL, NULL))
-			run->consumed++;
+			n++;
 		break;
 	case IMPL_FTRACE:
 		while (ring_buffer_consume(ftb, cpu, NULL, NULL))
-			run->consumed++;
+			n++;
 		break;
 	case IMPL_LIMIT:
 		break;
 	}
+	run->consumed += n;
+	return n;
 }
 
 static int bench_reader(void *arg)
@@ -169,9 +173,18 @@ static int bench_reader(void *arg)
 	struct bench_run *run = arg;
 	int cpu;
 
+	/*
+	 * A reader that finds nothing naps, as a real one blocks: under
+	 * -icount every instruction of a spinning reader would be charged
+	 * to the writers' clock.
+	 */
 	while (!READ_ONCE(run->stop_reader)) {
+		u64 n = 0;
+
 		for_each_online_cpu(cpu)
-			bench_consume_all(run, cpu);
+			n += bench_consume_all(run, cpu);
+		if (!n)
+			usleep_range(20, 50);
 		cond_resched();
 	}
 	while (!kthread_should_stop())
@@ -194,14 +207,16 @@ static void bench_one(enum bench_impl impl, unsigned int size,
 	struct task_struct *rd = NULL;
 	struct bench_run *run;
 	unsigned int n = 0;
-	u64 total = 0;
+	u64 total, first = U64_MAX, last = 0;
 	int cpu;
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
 	writers = kcalloc(nr_cpu_ids, sizeof(*writers), GFP_KERNEL);
-	if (run)
-		run->ns = kcalloc(nr_cpu_ids, sizeof(*run->ns), GFP_KERNEL);
-	if (!run || !writers || !run->ns)
+	if (run) {
+		run->start = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
+		run->end = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
+	}
+	if (!run || !writers || !run->start || !run->end)
 		goto out_free;
 	run->impl = impl;
 	run->size = size;
@@ -239,12 +254,22 @@ static void bench_one(enum bench_impl impl, unsigned int size,
 		msleep(20);
 	WRITE_ONCE(run->stop_reader, true);
 
-	for_each_online_cpu(cpu)
-		total += run->ns[cpu];
+	/*
+	 * From the first start to the last end, per event written by all:
+	 * under -icount this is instructions per event whether the vCPUs
+	 * ran in parallel or took turns.
+	 */
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (!run->end[cpu])
+			continue;
+		first = min(first, run->start[cpu]);
+		last = max(last, run->end[cpu]);
+	}
+	total = last - first;
 	pr_info("rbtrace_bench: impl=%s size=%u writers=%u reader=%d events=%u ns_per_event=%llu.%03llu consumed=%llu\n",
 		impl_names[impl], size, n, reader, events,
-		div_u64(total, (u64)n * events),
-		div_u64(div_u64(total * 1000, n), events) % 1000,
+		div64_u64(total, (u64)n * events),
+		div64_u64(total * 1000, (u64)n * events) % 1000,
 		run->consumed);
 out:
 	if (rd)
@@ -253,8 +278,10 @@ out:
 		if (writers[cpu])
 			kthread_stop(writers[cpu]);
 out_free:
-	if (run)
-		kfree(run->ns);
+	if (run) {
+		kfree(run->start);
+		kfree(run->end);
+	}
 	kfree(writers);
 	kfree(run);
 }
