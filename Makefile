@@ -4,6 +4,7 @@
 # make tests           rbtrace.ko with test hooks + KUnit modules (test kernel)
 # make check           build against every supported kernel, boot the stock ones
 # make test / demo     the README's two commands
+# make bench           write-cost benchmark against ftrace's ring buffer
 #
 # KDIR defaults to the running kernel's headers, else the test kernel
 # (built and cached by scripts/build-kernel.sh).
@@ -12,7 +13,7 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(shell $(TOP)/scripts/build-kernel.sh base))
 W ?= 1
 
-.PHONY: all module tests clean check test demo
+.PHONY: all module tests clean check test demo bench
 
 all: module
 
@@ -36,3 +37,6 @@ test:
 
 demo:
 	$(TOP)/scripts/demo.sh
+
+bench:
+	$(TOP)/scripts/bench.sh
