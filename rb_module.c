@@ -8,6 +8,7 @@
 #include <linux/string.h>
 #include "rb_internal.h"
 #include "rb_debugfs.h"
+#include "rb_clock.h"
 
 #define RB_DEFAULT_SIZE_KB	1024UL
 #define RB_MAX_SIZE_KB		BIT(22)	/* 4 GiB per CPU: beyond is absurd */
@@ -59,6 +60,7 @@ static int __init rb_init(void)
 	ret = rb_parse_params(&flags);
 	if (ret)
 		return ret;
+	rb_clock_init();
 
 	rb_global = rbt_alloc(buffer_size_kb << 10, flags, subbuf_order);
 	if (!rb_global) {
@@ -78,6 +80,7 @@ static void __exit rb_exit(void)
 {
 	rb_debugfs_exit();
 	rbt_free(rb_global);
+	rb_clock_exit();
 }
 
 module_init(rb_init);
