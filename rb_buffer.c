@@ -241,8 +241,9 @@ static void rb_insert_pages(struct rb_cpu_buffer *cpu_buffer,
 /*
  * Remove @nr pages after the tail. Pages up to the head are free; from
  * the head on they hold the oldest data, whose loss is counted as overrun.
- * When the writer is on the reader page (outside the ring), every ring
- * page is free: remove from the head on.
+ * When the writer is on the reader page (outside the ring), the ring page
+ * the reader page points to is where the writer goes next: keep it, and
+ * remove the pages after it.
  */
 static void rb_remove_pages(struct rb_cpu_buffer *cpu_buffer, unsigned long nr,
 			    struct list_head *removed)
@@ -254,7 +255,7 @@ static void rb_remove_pages(struct rb_cpu_buffer *cpu_buffer, unsigned long nr,
 	if (!head)
 		return;
 	if (rb_is_reader_page(prev))
-		prev = list_entry(head->list.prev, struct rb_page, list);
+		rb_inc_page(&prev);
 	rb_head_page_deactivate(cpu_buffer);
 	while (nr--) {
 		victim = prev;
