@@ -5,6 +5,7 @@
 # make check           build against every supported kernel, boot the stock ones
 # make test / demo     the README's two commands
 # make bench           write-cost benchmark against ftrace's ring buffer
+# make torture         60 s torture on the test kernel (TORTURE_ARGS=--debug ...)
 #
 # KDIR defaults to the running kernel's headers, else the test kernel
 # (built and cached by scripts/build-kernel.sh).
@@ -13,7 +14,7 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(shell $(TOP)/scripts/build-kernel.sh base))
 W ?= 1
 
-.PHONY: all module tests clean check test demo bench
+.PHONY: all module tests clean check test demo bench torture
 
 all: module
 
@@ -40,3 +41,6 @@ demo:
 
 bench:
 	$(TOP)/scripts/bench.sh
+
+torture:
+	$(TOP)/scripts/torture.sh $(TORTURE_ARGS)

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# torture.sh [--debug] [--seconds N] [--smp N] [-- MODULE_ARGS...]
+#
+# Run rbtrace_torture.ko in the test kernel (--debug: the KASAN, lockdep,
+# DEBUG_PREEMPT, atomic-sleep and kmemleak kernel, with a kmemleak scan
+# after unload). Prints the torture's KTAP table and ends with
+# "N passed, N failed"; exits non-zero on any failure or unclean log.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=base seconds=60 smp=4
+while [ $# -gt 0 ]; do
+	case $1 in
+	--debug) variant=debug; shift ;;
+	--seconds) seconds=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--) shift; break ;;
+	*) rbt_die "torture: unknown argument $1 (see the header of $0)" ;;
+	esac
+done
+[[ $seconds =~ ^[0-9]+$ ]] && [ "$seconds" -ge 1 ] || rbt_die "torture: --seconds wants a positive number"
+
+kdir=$("$RBT_TOP/scripts/build-kernel.sh" "$variant")
+# A build of our own, so that no other build in the tree changes it under us.
+bdir=$RBT_CACHE/build/torture-$(basename "$kdir")
+build() {
+	mkdir -p "$bdir"
+	rsync -a --delete --exclude=.git --exclude=tests/kunit --exclude='bench/results' \
+		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+		--exclude='.*.cmd' --exclude='.*.d' --exclude=Module.symvers \
+		--exclude=modules.order --exclude=build.log "$RBT_TOP/" "$bdir/" &&
+		make -s -C "$kdir" M="$bdir" W=1 modules >"$bdir/build.log" 2>&1 &&
+		make -s -C "$kdir" M="$bdir/tests/torture" W=1 \
+			KBUILD_EXTRA_SYMBOLS="$bdir/Module.symvers" modules >>"$bdir/build.log" 2>&1
+}
+build || { rm -rf "$bdir"; build; } || rbt_die "torture: build failed, see $bdir/build.log"
+
+results=$RBT_CACHE/runs/torture-$variant-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$results"
+rc=0
+# KASAN and lockdep slow the guest down several times: allow for it.
+"$RBT_TOP/scripts/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" --smp "$smp" --mem 3G \
+	--timeout $((seconds * 3 + 300)) --results "$results" \
+	"$RBT_TOP/tests/torture/guest-torture.sh" "$bdir" "$seconds" "$results/torture.txt" "$@" || rc=$?
+[ -s "$results/torture.txt" ] && grep -E '^(ok|not ok|#)' "$results/torture.txt"
+passed=$(grep -c '^ok ' "$results/torture.txt" 2>/dev/null || true)
+failed=$(grep -c '^not ok ' "$results/torture.txt" 2>/dev/null || true)
+# A failed boot or an unclean log is one more failure.
+[ "$rc" = 0 ] || failed=$((failed + 1))
+echo "torture ($variant kernel, ${seconds} s, -smp $smp): results in $results"
+echo "${passed:-0} passed, ${failed:-0} failed"
+[ "$rc" = 0 ] && [ "${failed:-0}" = 0 ]
