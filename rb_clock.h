@@ -6,6 +6,7 @@
 #define _RB_CLOCK_H
 
 #include <linux/types.h>
+#include <rbtrace/rbtrace.h>
 
 /**
  * struct rb_clock - a clock events can be stamped with
@@ -29,7 +30,7 @@ void rb_clock_put(const struct rb_clock *clock);
 void rb_clock_init(void);
 void rb_clock_exit(void);
 
-u64 rbt_latch_clock(void);
+
 #ifdef RBTRACE_TEST_HOOKS
 void rbt_latch_update(void);
 #endif

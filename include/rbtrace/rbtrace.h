@@ -95,6 +95,8 @@ unsigned long rbt_size(struct rbt_buffer *buffer, int cpu);
 unsigned int rbt_subbuf_size(struct rbt_buffer *buffer);
 unsigned int rbt_max_event_size(struct rbt_buffer *buffer);
 int rbt_set_clock(struct rbt_buffer *buffer, u64 (*clock)(void));
+int rbt_set_clock_by_name(struct rbt_buffer *buffer, const char *name);
+u64 rbt_latch_clock(void);
 void rbt_set_overwrite(struct rbt_buffer *buffer, bool overwrite);
 bool rbt_overwrite(struct rbt_buffer *buffer);
 void rbt_set_time_stamp_abs(struct rbt_buffer *buffer, bool abs);

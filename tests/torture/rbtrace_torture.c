@@ -144,7 +144,8 @@ static enum hrtimer_restart tort_timer(struct hrtimer *t)
 	tort_write(CTX_IRQ);
 	if (nmi && !(this_cpu_inc_return(tort_fires) & 3) && !READ_ONCE(c->nmi_pending)) {
 		WRITE_ONCE(c->nmi_pending, true);
-		apic->send_IPI_self(NMI_VECTOR);
+		/* send_IPI_mask: x2APIC's self-IPI cannot deliver an NMI. */
+		apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
 	}
 	if (READ_ONCE(stopping))
 		return HRTIMER_NORESTART;
