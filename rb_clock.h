@@ -30,7 +30,6 @@ void rb_clock_put(const struct rb_clock *clock);
 void rb_clock_init(void);
 void rb_clock_exit(void);
 
-
 #ifdef RBTRACE_TEST_HOOKS
 void rbt_latch_update(void);
 #endif

@@ -259,6 +259,7 @@ static struct kunit_suite rbtrace_clock_suite = {
 	.suite_exit = rbtrace_clock_suite_exit,
 	.test_cases = rbtrace_clock_cases,
 };
+
 kunit_test_suite(rbtrace_clock_suite);
 
 MODULE_LICENSE("GPL");
