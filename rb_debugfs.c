@@ -22,12 +22,11 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/timekeeping.h>
-#include <linux/trace_clock.h>
 #include <linux/uaccess.h>
 #include "rb_internal.h"
 #include "rb_events.h"
 #include "rb_debugfs.h"
+#include "rb_clock.h"
 
 /* Longest control-file write taken; tracefs's are short lines too. */
 #define RB_CTRL_WRITE_MAX	64
@@ -308,48 +307,29 @@ static const struct file_operations percent_fops = {
 };
 
 /*
- * trace_clock. Each clock must be callable from NMI. "counter" counts
- * events rather than time: it is not shown as seconds.
+ * trace_clock: the clocks of rb_clock.c. The one in force is kept here,
+ * with a reference (the latch clock runs its updates while used).
  */
-static atomic64_t rb_counter;
-
-static u64 rb_counter_clock(void)
-{
-	return atomic64_inc_return(&rb_counter);
-}
-
-struct rb_clock {
-	const char	*name;
-	u64		(*read)(void);
-	bool		in_ns;
-};
-
-static const struct rb_clock rb_clocks[] = {
-	{ "local",	trace_clock_local,	true },
-	{ "global",	trace_clock_global,	true },
-	{ "counter",	rb_counter_clock,	false },
-	{ "mono",	ktime_get_mono_fast_ns,	true },
-	{ "mono_raw",	ktime_get_raw_fast_ns,	true },
-	{ "boot",	ktime_get_boot_fast_ns,	true },
-};
-
-static int rb_clock_id;	/* index in rb_clocks, under rb_files_mutex */
+static const struct rb_clock *rb_cur_clock;	/* under rb_files_mutex */
 
 /**
  * rb_clock_in_ns - does the clock in force count nanoseconds?
  */
 bool rb_clock_in_ns(void)
 {
-	return rb_clocks[READ_ONCE(rb_clock_id)].in_ns;
+	const struct rb_clock *clock = READ_ONCE(rb_cur_clock);
+
+	return !clock || clock->in_ns;
 }
 
 static int trace_clock_show(struct seq_file *m, void *v)
 {
-	int i, cur = READ_ONCE(rb_clock_id);
+	const struct rb_clock *cur = READ_ONCE(rb_cur_clock);
+	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(rb_clocks); i++)
-		seq_printf(m, "%s%s%s%s", i ? " " : "", i == cur ? "[" : "",
-			   rb_clocks[i].name, i == cur ? "]" : "");
+	for (i = 0; i < rb_nr_clocks; i++)
+		seq_printf(m, "%s%s%s%s", i ? " " : "", cur == &rb_clocks[i] ? "[" : "",
+			   rb_clocks[i].name, cur == &rb_clocks[i] ? "]" : "");
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -362,19 +342,26 @@ static int trace_clock_open(struct inode *inode, struct file *file)
 /* Switching clocks empties the buffer: stamps of two clocks do not mix. */
 static int rb_set_clock(const char *name)
 {
-	int i, ret;
+	const struct rb_clock *clock = rb_clock_find(name), *old;
+	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(rb_clocks); i++)
-		if (!strcmp(name, rb_clocks[i].name))
-			break;
-	if (i == ARRAY_SIZE(rb_clocks))
+	if (!clock)
 		return -EINVAL;
 	mutex_lock(&rb_files_mutex);
-	ret = rbt_set_clock(rb_fs_buffer, rb_clocks[i].read);
-	if (!ret) {
-		WRITE_ONCE(rb_clock_id, i);
-		rb_reset_buffer(RBT_ALL_CPUS);
+	ret = rb_clock_get(clock);
+	if (ret)
+		goto out;
+	ret = rbt_set_clock(rb_fs_buffer, clock->read);
+	if (ret) {
+		rb_clock_put(clock);
+		goto out;
 	}
+	old = rb_cur_clock;
+	WRITE_ONCE(rb_cur_clock, clock);
+	rb_reset_buffer(RBT_ALL_CPUS);
+	if (old)
+		rb_clock_put(old);
+out:
 	mutex_unlock(&rb_files_mutex);
 	return ret;
 }
@@ -592,6 +579,13 @@ static int rb_create_tree(struct rbt_buffer *buffer)
 	return rb_marker_init(rb_dir, buffer);
 }
 
+static void rb_put_cur_clock(void)
+{
+	if (rb_cur_clock)
+		rb_clock_put(rb_cur_clock);
+	rb_cur_clock = NULL;
+}
+
 /**
  * rb_debugfs_init - create /sys/kernel/debug/rbtrace/ for @buffer
  * @buffer: the buffer the files show
@@ -603,6 +597,10 @@ int rb_debugfs_init(struct rbt_buffer *buffer)
 	int ret;
 
 	rb_fs_buffer = buffer;
+	/* The clock the buffer was made with; NULL if not one of ours. */
+	rb_cur_clock = rb_clock_of(buffer->clock);
+	if (rb_cur_clock)
+		rb_clock_get(rb_cur_clock);
 	ret = rb_alloc_access_locks();
 	if (ret)
 		return ret;
@@ -614,6 +612,7 @@ int rb_debugfs_init(struct rbt_buffer *buffer)
 		rb_dir = NULL;
 		kfree(rb_access_mutex);
 		rb_access_mutex = NULL;
+		rb_put_cur_clock();
 	}
 	return ret;
 }
@@ -633,4 +632,15 @@ void rb_debugfs_exit(void)
 	rb_cmdlines_exit();
 	kfree(rb_access_mutex);
 	rb_access_mutex = NULL;
+	rb_put_cur_clock();
+}
+
+/**
+ * rb_debugfs_dir - the rbtrace directory, for files other parts create there
+ *
+ * Return: the directory, from rb_debugfs_init() to rb_debugfs_exit().
+ */
+struct dentry *rb_debugfs_dir(void)
+{
+	return rb_dir;
 }
