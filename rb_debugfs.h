@@ -17,6 +17,7 @@ struct seq_buf;
 
 int rb_debugfs_init(struct rbt_buffer *buffer);
 void rb_debugfs_exit(void);
+struct dentry *rb_debugfs_dir(void);
 
 /* The buffer the files show: set before any file exists. */
 extern struct rbt_buffer *rb_fs_buffer;
