@@ -510,8 +510,11 @@ unsigned long rb_num_of_entries(struct rb_cpu_buffer *cpu_buffer)
  * @cpu: the CPU
  * @stats: filled in
  *
- * Every event a writer asked for ends in exactly one of: read, entries
- * (still there), overrun, dropped, commit_overrun, recursion, too_big.
+ * Every event a writer committed ends in exactly one of read, entries
+ * (still there) and overrun. Of the events asked for and not reserved,
+ * dropped, commit_overrun, recursion and too_big count the refusals for
+ * those reasons; refusals while recording is off (rbt_record_off(), a
+ * resize or reset in progress) are not counted, nor are discards.
  *
  * Return: 0, or -EINVAL for a bad CPU.
  */

@@ -18,11 +18,14 @@
  *	WRITE_ONCE(seq, seq + 1)		smp_rmb()
  *						valid if seq - s < 2
  *
- * The updater only ever writes the slot readers are not told to use.
- * A slot read with sequence s is overwritten by the update that makes
- * the sequence s + 2, so a read is good while seq - s < 2: a reader must
- * be stalled for a whole period to have to retry, and it retries at most
- * twice before it settles for the newest slot it has read in full.
+ * The updater only ever writes the slot readers are not told to use,
+ * but the update after next rewrites the slot of sequence s while the
+ * sequence is still s + 1: so a read is good only if the sequence did
+ * not move while it read. Updates are 100 ms apart (or at a switch of
+ * clock), a read takes nanoseconds: a retry is rare, two in a row need
+ * a reader stalled across updates. After three failed tries the reader
+ * takes the monotonic clock instead (NMI-safe, never torn), which the
+ * latch clock started from and runs at the rate of.
  *
  * Each update extrapolates the new slot from the old one at the same
  * instant, so the clock is continuous across updates and never steps
@@ -124,15 +127,11 @@ u64 rbt_latch_clock(void)
 		now = get_cycles();
 		/* The slot before the re-check of seq: same pairing. */
 		smp_rmb();
-		if (READ_ONCE(rb_latch.seq) - seq < 2)
-			break;
+		if (READ_ONCE(rb_latch.seq) == seq)
+			return rb_latch_ns(&t, now);
 	}
-	/*
-	 * After the last try the slot may be torn only if the updater ran
-	 * twice while we read 32 bytes; with a period of 100 ms that means
-	 * this reader was stalled that long, three times in a row.
-	 */
-	return rb_latch_ns(&t, now);
+	/* Stalled across updates three times in a row: see the top. */
+	return ktime_get_mono_fast_ns();
 }
 EXPORT_SYMBOL_GPL(rbt_latch_clock);
 

@@ -444,8 +444,13 @@ __rb_reserve_next(struct rb_cpu_buffer *cpu_buffer, struct rb_event_info *info)
 	if (unlikely(!tail && !(info->add_timestamp &
 				(RB_ADD_STAMP_FORCE | RB_ADD_STAMP_ABSOLUTE))))
 		info->delta = 0;
-	/* A slow-path delta that outgrew the room reserved for it. */
-	if (unlikely(!(info->add_timestamp & RB_ADD_STAMP_EXTEND) &&
+	/*
+	 * A slow-path delta that outgrew the room reserved for it. (With an
+	 * absolute stamp, delta is the full stamp and goes in the 8-byte
+	 * prefix: nothing to check.)
+	 */
+	if (unlikely(!(info->add_timestamp &
+		       (RB_ADD_STAMP_EXTEND | RB_ADD_STAMP_ABSOLUTE)) &&
 		     rb_delta_too_big(info->delta))) {
 		info->delta = 0;
 		info->ts_lost = true;

@@ -133,10 +133,12 @@ static struct rbt_event *rb_iter_head_event(struct rbt_iter *iter)
 	return iter->event;
 }
 
+/* As rb_update_read_stamp(): a discarded event's delta counts. */
 static void rb_update_iter_read_stamp(struct rbt_iter *iter, struct rbt_event *event)
 {
 	switch (event->type_len) {
 	case RB_TYPE_PADDING:
+		iter->read_stamp += event->time_delta;
 		return;
 	case RB_TYPE_TIME_EXTEND:
 		iter->read_stamp += rb_event_time_stamp(event);

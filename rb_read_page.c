@@ -205,7 +205,8 @@ static void rb_mark_missed(struct rbt_buffer *buffer, struct rb_data_page *bpage
  * @rpage: a page from rbt_alloc_read_page() for this CPU
  * @len: bytes the caller can take, page header included
  * @cpu: the CPU
- * @full: only hand out a whole sub-buffer that the writer has left
+ * @full: only hand out data the writer has left: a whole sub-buffer, or
+ *        the unread rest of one that a reader started
  *
  * Swaps the page out without copying when the reader page is unread, fits
  * in @len and the writer is off it; otherwise copies as many whole events

@@ -29,12 +29,19 @@
 #include <linux/sched.h>
 #include "rb_internal.h"
 
-/* Readers keep read_stamp as the stamp of the event they are on. */
+/*
+ * Readers keep read_stamp as the stamp of the event they are on. A
+ * discarded event that could not give its space back is padding that
+ * keeps its delta: the events after it are stamped relative to it, so
+ * its delta counts, as libtraceevent's kbuffer counts it. (Null padding
+ * has delta 0, the padding at a page's end delta 1 with nothing after.)
+ */
 static void rb_update_read_stamp(struct rb_cpu_buffer *cpu_buffer,
 				 struct rbt_event *event)
 {
 	switch (event->type_len) {
 	case RB_TYPE_PADDING:
+		cpu_buffer->read_stamp += event->time_delta;
 		return;
 	case RB_TYPE_TIME_EXTEND:
 		cpu_buffer->read_stamp += rb_event_time_stamp(event);
@@ -226,7 +233,14 @@ again:
 	}
 }
 
-/* Serialise with other readers; also correct from NMI (trylock only). */
+/*
+ * Serialise with other readers. From NMI only a trylock: a reader must
+ * not spin on a lock its own CPU holds. Note that a reader running in an
+ * interrupt of the CPU whose ring it reads may interrupt that CPU's
+ * writer in the middle of a page crossing or a head push, and then waits
+ * for a writer that cannot run until the bound trips (RB_WARN_ON): read a
+ * CPU's ring from another CPU, or from task context.
+ */
 static bool rb_reader_lock(struct rb_cpu_buffer *cpu_buffer, unsigned long *flags)
 {
 	if (likely(!in_nmi())) {

@@ -34,6 +34,8 @@ static u64 rb_decode_page_ts(struct rb_page *bpage, unsigned long end)
 
 		switch (event->type_len) {
 		case RB_TYPE_PADDING:
+			/* A discarded event keeps its delta (see rb_reader.c). */
+			ts += event->time_delta;
 			break;
 		case RB_TYPE_TIME_EXTEND:
 			ts += rb_event_time_stamp(event);

@@ -16,12 +16,15 @@
  * before the one it interrupted continues. So the only question at every
  * step is: "what if a whole nested event happened right here?"
  *
- * Invariant: when no writer is between B and D, before_stamp ==
- * write_stamp == the stamp of the last event reserved on the tail page.
- * A writer that finds them different at A knows it interrupted someone
- * between B and D, so the write_stamp it read is not the stamp of the
- * event physically before it: it must not use a delta and writes an
- * absolute stamp instead (FORCE).
+ * The rule the protocol rests on: if before_stamp == write_stamp at A,
+ * write_stamp is the stamp of the event physically before the tail, and
+ * a delta from it is exact. Every path that cannot vouch for that leaves
+ * the two different: a writer between B and D (it set before_stamp
+ * only), a slow-path event (it sets before_stamp, never write_stamp), a
+ * reclaimed discard (it zeroes before_stamp), a writer interrupted
+ * between C and D (the interrupting event's stamps are overwritten by
+ * the older one at D). A writer that finds them different takes an
+ * absolute stamp instead of a delta (FORCE).
  */
 #ifndef _RB_TIMESTAMP_H
 #define _RB_TIMESTAMP_H

@@ -66,8 +66,10 @@ static inline void *rbt_event_data(struct rbt_event *event)
  * @read: events consumed by readers
  * @recursion: reservations refused as true recursion in one context
  * @too_big: reservations refused as larger than a sub-buffer can hold
- * @ts_lost: events whose time stamp had to repeat the previous one (an
- *           interrupt hit between reservation and time-stamp update)
+ * @ts_lost: events whose time stamp had to repeat the previous one's: an
+ *           interrupt reserved an event between this one's first look at
+ *           the tail (step A) and its reservation (C), and another came
+ *           before it could check the stamps again (F)
  * @pages_touched: sub-buffers the writer has moved onto
  * @oldest_ts: time stamp of the oldest unread page
  */

@@ -236,6 +236,7 @@ static void tort_check_page(int cpu, const u8 *page, unsigned int subbuf)
 		if (type_len == 29) {		/* padding */
 			if (!delta)
 				break;
+			ts += delta;		/* a discarded event's delta */
 			len = ev[1] + 4;
 		} else if (type_len == 30) {	/* time extend */
 			ts += ((u64)ev[1] << 27) + delta;
