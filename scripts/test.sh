@@ -32,7 +32,7 @@ PKGS=(qemu-system-x86 busybox-static cpio xz-utils rsync kmod python3 perl
 	trace-cmd libtraceevent-dev libtracefs-dev util-linux)
 
 # Time limits, in seconds: nothing may hang the run.
-T_KERNEL=2400
+T_KERNEL=3600
 T_MODULE=900
 T_CHECKPATCH=120
 T_BOOT_TEST=900
