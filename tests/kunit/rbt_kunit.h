@@ -113,6 +113,35 @@ static inline struct rbt_cpu_stats rbt_stats(struct kunit *test, struct rbt_buff
 }
 
 /*
+ * Print the state of one CPU's ring (for a failing case): where head,
+ * tail, commit and reader pages are, and each page's counts.
+ */
+static inline void rbt_dump_cpu(struct kunit *test, struct rbt_buffer *buf, int cpu)
+{
+	struct rb_cpu_buffer *cb = buf->buffers[cpu];
+	struct rb_page *p = cb->head_page, *start = p;
+	unsigned long flags;
+	int n = 0;
+
+	raw_spin_lock_irqsave(&cb->reader_lock, flags);
+	kunit_info(test, "cpu %d: nr_pages %lu entries %lu overrun %ld read %lu lost %lu last_overrun %lu\n",
+		   cpu, cb->nr_pages, (unsigned long)local_read(&cb->entries),
+		   local_read(&cb->overrun), cb->read, cb->lost_events, cb->last_overrun);
+	kunit_info(test, "reader %p read %u write %lx commit %lx entries %lx; head %p tail %p commit %p\n",
+		   cb->reader_page, cb->reader_page->read, local_read(&cb->reader_page->write),
+		   rb_page_commit(cb->reader_page), local_read(&cb->reader_page->entries),
+		   cb->head_page, cb->tail_page, cb->commit_page);
+	do {
+		kunit_info(test, "  page %p next %p flag %lu write %lx commit %lx entries %lx read %u\n",
+			   p, rb_list_head(p->list.next),
+			   (unsigned long)p->list.next & RB_FLAG_MASK, local_read(&p->write),
+			   rb_page_commit(p), local_read(&p->entries), p->read);
+		rb_inc_page(&p);
+	} while (p != start && ++n < 64);
+	raw_spin_unlock_irqrestore(&cb->reader_lock, flags);
+}
+
+/*
  * Bytes ftrace's rb_calculate_event_length() reserves for a payload of
  * @len on x86 (no forced 8-byte alignment): written out from ftrace's
  * rules, not taken from rbtrace, so that it can disagree.
@@ -415,7 +444,13 @@ struct rbt_scn_rec {
 	bool	discarded;
 };
 
-enum rbt_scn_op { RBT_SCN_WRITE, RBT_SCN_DISCARD };
+enum rbt_scn_op {
+	RBT_SCN_WRITE,		/* write an event */
+	RBT_SCN_DISCARD,	/* reserve an event and discard it */
+	RBT_SCN_JUMP,		/* move the ticking clock 2^28 ns ahead */
+};
+
+#define RBT_SCN_JUMP_NS	BIT_ULL(28)	/* more than a 27-bit delta holds */
 
 struct rbt_scn {
 	struct rbt_buffer	*buf;
@@ -532,8 +567,12 @@ static inline void rbt_scn_body(void *arg)
 		rbt_scn_write(s, 16 + 4 * (s->prng % 8), false);
 		return;
 	}
-	for (i = 0; i < s->body_len; i++)
-		rbt_scn_write(s, 16, s->body[i] == RBT_SCN_DISCARD);
+	for (i = 0; i < s->body_len; i++) {
+		if (s->body[i] == RBT_SCN_JUMP)
+			atomic64_add(RBT_SCN_JUMP_NS, &rbt_tick_ns);
+		else
+			rbt_scn_write(s, 16, s->body[i] == RBT_SCN_DISCARD);
+	}
 }
 
 static inline u32 rbt_scn_rand(struct rbt_scn *s)

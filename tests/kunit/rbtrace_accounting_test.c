@@ -90,6 +90,10 @@ struct acc_tally {
 	s64	last;		/* last sequence number read */
 	u64	gap_errors;
 	u64	corrupt;
+	/* the first gap error: what was read, after what, with what lost */
+	u64	bad_seq;
+	s64	bad_last;
+	u64	bad_lost;
 };
 
 /* Read one event and check it continues the sequence. */
@@ -107,12 +111,18 @@ static bool acc_read_one(struct acc_tally *t, struct rbt_buffer *buf, int cpu,
 	if (!ev)
 		return false;
 	p = rbt_event_data(ev);
-	if (peek_first && (pev != ev || pts != ts || plost != lost))
+	/* A writer on another CPU may have added the event after the peek. */
+	if (pev && (pev != ev || pts != ts || plost != lost))
 		t->corrupt++;
 	if (!acc_intact(p) || rbt_event_length(ev) < p->len)
 		t->corrupt++;
-	if ((s64)p->seq <= t->last || (u64)(p->seq - t->last - 1) != lost)
-		t->gap_errors++;
+	if ((s64)p->seq <= t->last || (u64)(p->seq - t->last - 1) != lost) {
+		if (!t->gap_errors++) {
+			t->bad_seq = p->seq;
+			t->bad_last = t->last;
+			t->bad_lost = lost;
+		}
+	}
 	t->lost += lost;
 	t->last = p->seq;
 	t->reads++;
@@ -132,7 +142,9 @@ static bool acc_check(struct kunit *test, struct rbt_buffer *buf, int cpu,
 	KUNIT_EXPECT_EQ_MSG(test, st.entries + st.overrun + st.read, st.written, "%s", when);
 	KUNIT_EXPECT_EQ_MSG(test, st.read, t->reads, "%s", when);
 	KUNIT_EXPECT_LE_MSG(test, t->lost, st.overrun, "%s", when);
-	KUNIT_EXPECT_EQ_MSG(test, t->gap_errors, 0ULL, "%s: lost events != gaps", when);
+	KUNIT_EXPECT_EQ_MSG(test, t->gap_errors, 0ULL,
+			    "%s: lost events != gaps; first: seq %llu after %lld with %llu lost",
+			    when, t->bad_seq, t->bad_last, t->bad_lost);
 	KUNIT_EXPECT_EQ_MSG(test, t->corrupt, 0ULL, "%s: events read back wrong", when);
 	KUNIT_EXPECT_EQ_MSG(test, st.recursion + st.too_big, 0ULL, "%s", when);
 	return ok;
@@ -378,6 +390,125 @@ static void rbtrace_accounting_resize_while_other_cpu_writes(struct kunit *test)
 }
 
 /*
+ * A reader on this CPU consumes while a writer bound to another CPU
+ * writes without pause: every event read is intact and continues the
+ * sequence, every gap is announced as lost events, and what was neither
+ * read nor announced is still there when the writer stops.
+ *
+ * The race this exposes most is the writer leaving the reader page: it
+ * publishes the page's last commit, then moves commit_page on. A reader
+ * that saw the old commit but the new commit_page recycles the page with
+ * events on it unread and uncounted. It needs the reader's two loads to
+ * straddle the writer's two stores, so the run is long: one second.
+ */
+static void rbtrace_accounting_concurrent_reader_sees_all_or_loss(struct kunit *test)
+{
+	enum acc_mode mode = *(const enum acc_mode *)test->param_value;
+	struct rbt_buffer *buf = rbt_kunit_alloc(test, 4 * PAGE_SIZE,
+						 mode == ACC_OVERWRITE ? RBT_FL_OVERWRITE : 0, 0);
+	struct acc_writer *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct acc_tally t = { .last = -1 };
+	int cpu = rbt_kunit_pin(test), wcpu, i = 0;
+	unsigned long deadline;
+	struct rbt_cpu_stats st;
+	u64 concurrent;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second online CPU for the writer");
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	wcpu = cpumask_any_but(cpu_online_mask, cpu);
+	KUNIT_ASSERT_LT(test, wcpu, (int)nr_cpu_ids);
+	w->buf = buf;
+	init_completion(&w->started);
+	w->task = kthread_create_on_cpu(acc_writer_fn, w, wcpu, "rbt_acc_writer/%u");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w->task);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, acc_writer_stop, w), 0);
+	wake_up_process(w->task);
+	wait_for_completion(&w->started);
+
+	deadline = jiffies + msecs_to_jiffies(1000);
+	while (time_before(jiffies, deadline) && !t.gap_errors && !t.corrupt) {
+		if (!acc_read_one(&t, buf, wcpu, !(i++ % 5)))
+			cpu_relax();
+	}
+	concurrent = t.reads;
+	acc_writer_stop(w);
+	while (acc_read_one(&t, buf, wcpu, false))
+		;
+
+	st = rbt_stats(test, buf, wcpu);
+	KUNIT_EXPECT_GT_MSG(test, concurrent, 100ULL, "too few reads while the writer ran");
+	KUNIT_EXPECT_EQ_MSG(test, t.gap_errors, 0ULL,
+			    "lost events != gaps; first: seq %llu after %lld with %llu lost",
+			    t.bad_seq, t.bad_last, t.bad_lost);
+	KUNIT_EXPECT_EQ_MSG(test, t.corrupt, 0ULL, "events read back wrong");
+	KUNIT_EXPECT_EQ(test, st.written, (u64)w->ok);
+	KUNIT_EXPECT_EQ(test, st.read, t.reads);
+	KUNIT_EXPECT_EQ(test, t.reads + st.overrun, (u64)w->ok);
+	KUNIT_EXPECT_EQ(test, t.lost, st.overrun);
+	KUNIT_EXPECT_EQ(test, t.last, (s64)w->ok - 1);
+	KUNIT_EXPECT_EQ(test, st.entries, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.bytes, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.dropped + st.commit_overrun, (u64)w->failed);
+	if (mode == ACC_OVERWRITE)
+		KUNIT_EXPECT_EQ(test, st.dropped, 0ULL);
+	else
+		KUNIT_EXPECT_EQ(test, st.overrun, 0ULL);
+	if (st.entries || t.gap_errors)
+		rbt_dump_cpu(test, buf, wcpu);
+}
+
+/*
+ * A reader that took the page the writer is on leaves the writer outside
+ * the ring, on the reader page. Shrinking and growing the ring then must
+ * neither lose the events on that page nor break the ring.
+ */
+static void rbtrace_accounting_resize_with_writer_on_reader_page(struct kunit *test)
+{
+	enum acc_mode mode = *(const enum acc_mode *)test->param_value;
+	struct rbt_buffer *buf = rbt_kunit_alloc(test, 4 * PAGE_SIZE,
+						 mode == ACC_OVERWRITE ? RBT_FL_OVERWRITE : 0, 0);
+	unsigned long sub = rbt_subbuf_size(buf);
+	struct acc_tally t = { .last = -1 };
+	int cpu = rbt_kunit_pin(test);
+	struct rb_cpu_buffer *cb = rbt_cpu(buf, cpu);
+	static const unsigned int pages[] = { 2, 8, 3 };
+	struct rbt_cpu_stats st;
+	u8 raw[32];
+	int i, j;
+
+	for (i = 0; i < 3; i++, t.ok++, t.asked++)
+		KUNIT_ASSERT_EQ(test, rbt_write(buf, acc_fill(raw, t.ok, 16), raw), 0);
+	KUNIT_ASSERT_TRUE(test, acc_read_one(&t, buf, cpu, false));
+	KUNIT_ASSERT_PTR_EQ_MSG(test, READ_ONCE(cb->tail_page), cb->reader_page,
+				"the writer should be on the reader page now");
+
+	for (i = 0; i < ARRAY_SIZE(pages); i++) {
+		KUNIT_EXPECT_EQ(test, rbt_resize(buf, pages[i] * sub, cpu), 0);
+		KUNIT_EXPECT_EQ(test, rbt_size(buf, cpu), pages[i] * sub);
+		/* The events on the reader page are still there to read. */
+		KUNIT_EXPECT_TRUE(test, acc_read_one(&t, buf, cpu, false));
+		for (j = 0; j < 400; j++) {
+			t.asked++;
+			if (rbt_write(buf, acc_fill(raw, t.ok, 8 + j % 24), raw))
+				t.failed++;
+			else
+				t.ok++;
+		}
+		if (!acc_check(test, buf, cpu, &t, "after a resize and writes"))
+			return;
+	}
+	while (acc_read_one(&t, buf, cpu, false))
+		;
+	acc_check(test, buf, cpu, &t, "after draining");
+	st = rbt_stats(test, buf, cpu);
+	KUNIT_EXPECT_EQ(test, st.entries, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.bytes, 0ULL);
+	KUNIT_EXPECT_EQ(test, t.lost, st.overrun);
+	KUNIT_EXPECT_EQ(test, t.last, (s64)t.ok - 1);
+}
+
+/*
  * True recursion (a third reservation in one context, after the one the
  * transition bit allows) is refused and counted, in task and in hard IRQ
  * context; the writes around it are kept with their stamps.
@@ -518,6 +649,10 @@ static struct kunit_case rbtrace_accounting_cases[] = {
 	KUNIT_CASE_PARAM(rbtrace_accounting_interrupt_storm_commit_overrun,
 			 acc_two_modes_gen_params),
 	KUNIT_CASE_PARAM(rbtrace_accounting_resize_while_other_cpu_writes,
+			 acc_two_modes_gen_params),
+	KUNIT_CASE_PARAM(rbtrace_accounting_concurrent_reader_sees_all_or_loss,
+			 acc_two_modes_gen_params),
+	KUNIT_CASE_PARAM(rbtrace_accounting_resize_with_writer_on_reader_page,
 			 acc_two_modes_gen_params),
 	KUNIT_CASE(rbtrace_accounting_recursion_refused_and_counted),
 	KUNIT_CASE(rbtrace_accounting_record_off_and_reset),

@@ -170,16 +170,32 @@ static void dsc_nested_write(void *arg)
 /*
  * e2 is reserved; an interrupt writes e3 after it; e2 is discarded. It
  * cannot be reclaimed, so it becomes padding with its length and its
- * delta (kbuffer adds a padding's delta: e3's delta is from e2). Readers
- * skip it; e3 and the events after keep their exact stamps.
+ * delta (e3's delta is from e2). Readers skip it; e3 and the events after
+ * keep their exact stamps, both in rbtrace's reader and as kbuffer (which
+ * adds a padding's delta) decodes the page.
+ *
+ * "stamped": e2 carries an absolute stamp (it follows a reclaimed
+ * discard), so its own delta is 0, and padding cannot have delta 0 (that
+ * is the null padding that ends a page).
  */
+static const bool dsc_stamped[] = { false, true };
+
+static void dsc_stamped_desc(const bool *stamped, char *desc)
+{
+	strscpy(desc, *stamped ? "stamped, delta 0" : "delta 100", KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(dsc_stamped, dsc_stamped, dsc_stamped_desc);
+
 static void rbtrace_discard_non_last_becomes_padding(struct kunit *test)
 {
+	bool stamped = *(const bool *)test->param_value;
 	struct rbt_buffer *buf = rbt_kunit_alloc(test, 4 * PAGE_SIZE, 0, 0);
 	int cpu = rbt_kunit_pin(test);
 	static const u32 ids[] = { 1, 3, 4 };
 	static const u64 ts[] = { 100, 250, 300 };
 	struct dsc_nested nest = { .buf = buf, .t = 250, .id = 3 };
+	unsigned int pre = stamped ? 8 : 0;
 	struct rb_data_page *page;
 	struct rbt_event *ev2, *pad;
 	struct rbt_cpu_stats st;
@@ -190,19 +206,28 @@ static void rbtrace_discard_non_last_becomes_padding(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rbt_set_clock(buf, rbt_fake_clock), 0);
 	dsc_write(test, buf, 1, 100);
 	w0 = rbt_tail_write(buf, cpu);
+	if (stamped) {
+		ev2 = rbt_lock_reserve(buf, 16);
+		KUNIT_ASSERT_NOT_NULL(test, ev2);
+		rbt_discard_commit(buf, ev2);
+		KUNIT_ASSERT_EQ(test, rbt_tail_write(buf, cpu), w0);
+	}
 	rbt_fake_set(200);
 	ev2 = rbt_lock_reserve(buf, 40);
 	KUNIT_ASSERT_NOT_NULL(test, ev2);
+	KUNIT_EXPECT_EQ(test, (u32)ev2->type_len, stamped ? (u32)RB_TYPE_TIME_STAMP : 0U);
 	dsc_fill(ev2, 2);
 	KUNIT_ASSERT_EQ(test, rbt_nest(RBT_NEST_IRQ_WORK, dsc_nested_write, &nest), 0);
 	KUNIT_ASSERT_TRUE(test, nest.ok);
 	rbt_discard_commit(buf, ev2);
 
-	/* e2's 44 bytes stay, as padding: type 29, its delta, its length. */
-	KUNIT_EXPECT_EQ(test, rbt_tail_write(buf, cpu), w0 + 44 + 20);
-	pad = ev2;
+	/* e2's 44 bytes stay, as padding: type 29, its length, a delta. */
+	KUNIT_EXPECT_EQ(test, rbt_tail_write(buf, cpu), w0 + pre + 44 + 20);
+	pad = (void *)ev2 + pre;
 	KUNIT_EXPECT_EQ(test, (u32)pad->type_len, (u32)RB_TYPE_PADDING);
-	KUNIT_EXPECT_EQ(test, (u32)pad->time_delta, 100U);
+	KUNIT_EXPECT_NE(test, (u32)pad->time_delta, 0U);
+	if (!stamped)
+		KUNIT_EXPECT_EQ(test, (u32)pad->time_delta, 100U);
 	KUNIT_EXPECT_EQ(test, pad->array[0], 40U);
 
 	dsc_write(test, buf, 4, 300);
@@ -216,9 +241,9 @@ static void rbtrace_discard_non_last_becomes_padding(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, n, 4);
 	KUNIT_EXPECT_EQ(test, kev[0].ts, 100ULL);
 	KUNIT_EXPECT_EQ(test, kev[1].type_len, (unsigned int)RB_TYPE_PADDING);
-	KUNIT_EXPECT_EQ(test, kev[1].bytes, 44U);
-	KUNIT_EXPECT_EQ(test, kev[2].ts, 250ULL);
-	KUNIT_EXPECT_EQ(test, kev[3].ts, 300ULL);
+	KUNIT_EXPECT_EQ(test, kev[1].bytes, pre + 44);
+	KUNIT_EXPECT_EQ_MSG(test, kev[2].ts, 250ULL, "kbuffer's stamp after the padding");
+	KUNIT_EXPECT_EQ_MSG(test, kev[3].ts, 300ULL, "kbuffer's stamp after the padding");
 
 	/* rbtrace's reader must agree. */
 	dsc_expect_stream(test, buf, cpu, ids, ts, 3);
@@ -349,6 +374,76 @@ static void rbtrace_discard_nested_at_each_step(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rbt_stats(test, buf, cpu).bytes, 0ULL);
 }
 
+/*
+ * Discards while the writer is on the reader page (a reader took the page
+ * being written): the entry count to undo is that page's, not one of the
+ * ring's. Reclaimed and non-reclaimed alike; then every count adds up.
+ */
+static void rbtrace_discard_on_reader_page(struct kunit *test)
+{
+	struct rbt_buffer *buf = rbt_kunit_alloc(test, 4 * PAGE_SIZE, 0, 0);
+	int cpu = rbt_kunit_pin(test);
+	struct rb_cpu_buffer *cb = rbt_cpu(buf, cpu);
+	struct dsc_nested nest = { .buf = buf, .t = 650, .id = 6 };
+	static const u32 ids[] = { 2, 4, 6, 7 };
+	struct rbt_event *ev;
+	struct rbt_cpu_stats st;
+	struct rbt_kev kev[8];
+	unsigned long w;
+	int n, i;
+
+	KUNIT_ASSERT_EQ(test, rbt_set_clock(buf, rbt_fake_clock), 0);
+	dsc_write(test, buf, 1, 100);
+	dsc_write(test, buf, 2, 200);
+	ev = rbt_consume(buf, cpu, NULL, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_ASSERT_PTR_EQ_MSG(test, READ_ONCE(cb->tail_page), cb->reader_page,
+				"the writer should be on the reader page now");
+
+	/* Last: reclaimed. */
+	w = rbt_tail_write(buf, cpu);
+	rbt_fake_set(300);
+	ev = rbt_lock_reserve(buf, sizeof(struct dsc_payload));
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	rbt_discard_commit(buf, ev);
+	KUNIT_EXPECT_EQ(test, rbt_tail_write(buf, cpu), w);
+	dsc_write(test, buf, 4, 400);
+
+	/* Not last: padding. */
+	rbt_fake_set(500);
+	ev = rbt_lock_reserve(buf, sizeof(struct dsc_payload));
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	KUNIT_ASSERT_EQ(test, rbt_nest(RBT_NEST_IRQ_WORK, dsc_nested_write, &nest), 0);
+	KUNIT_ASSERT_TRUE(test, nest.ok);
+	rbt_discard_commit(buf, ev);
+	dsc_write(test, buf, 7, 700);
+
+	st = rbt_stats(test, buf, cpu);
+	KUNIT_EXPECT_EQ(test, st.written, 5ULL);
+	KUNIT_EXPECT_EQ(test, st.read, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.entries, 4ULL);
+	/* The reader page's own entry count: what is on it, discards undone. */
+	KUNIT_EXPECT_EQ(test, rb_page_entries(cb->reader_page), 5UL);
+
+	/* The page as kbuffer decodes it: 1, 2, 4, padding, 6, 7. */
+	n = rbt_walk(cb->reader_page->page, rbt_tail_write(buf, cpu), kev, ARRAY_SIZE(kev));
+	KUNIT_ASSERT_EQ(test, n, 6);
+	KUNIT_EXPECT_EQ(test, kev[3].type_len, (unsigned int)RB_TYPE_PADDING);
+	KUNIT_EXPECT_EQ(test, kev[4].ts, 650ULL);
+	KUNIT_EXPECT_EQ(test, kev[5].ts, 700ULL);
+
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		ev = rbt_consume(buf, cpu, NULL, NULL);
+		KUNIT_ASSERT_NOT_NULL(test, ev);
+		KUNIT_EXPECT_EQ(test, ((struct dsc_payload *)rbt_event_data(ev))->id, ids[i]);
+	}
+	KUNIT_EXPECT_NULL(test, rbt_consume(buf, cpu, NULL, NULL));
+	st = rbt_stats(test, buf, cpu);
+	KUNIT_EXPECT_EQ(test, st.entries, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.read, 5ULL);
+	KUNIT_EXPECT_EQ(test, st.bytes, 0ULL);
+}
+
 static int rbtrace_discard_suite_init(struct kunit_suite *suite)
 {
 	return rbt_nest_init();
@@ -362,7 +457,8 @@ static void rbtrace_discard_suite_exit(struct kunit_suite *suite)
 static struct kunit_case rbtrace_discard_cases[] = {
 	KUNIT_CASE_PARAM(rbtrace_discard_last_event_reclaims_space, dsc_orders_gen_params),
 	KUNIT_CASE(rbtrace_discard_first_on_page_reclaims_page_start),
-	KUNIT_CASE(rbtrace_discard_non_last_becomes_padding),
+	KUNIT_CASE_PARAM(rbtrace_discard_non_last_becomes_padding, dsc_stamped_gen_params),
+	KUNIT_CASE(rbtrace_discard_on_reader_page),
 	KUNIT_CASE_PARAM(rbtrace_discard_reclaims_stamp_too, dsc_abs_gen_params),
 	KUNIT_CASE_PARAM(rbtrace_discard_nested_at_each_step, dsc_steps_gen_params),
 	{}

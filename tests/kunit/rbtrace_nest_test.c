@@ -36,6 +36,11 @@
  * The same runs with trace_clock_local() check the windows on real time.
  * "cross" runs make the parent's event too big for what is left of the
  * tail page, so that the interrupts land inside the page crossing.
+ * "first" runs have no event before the parent's: it starts the page, and
+ * so may the nested ones. "jump" runs move the clock 2^28 ns on after the
+ * nested events: a delta that needs a time extend. At B the parent's slow
+ * path finds it, with no room reserved for an extend: it repeats the stamp
+ * in front of it instead (1 lost); elsewhere the extend is reserved at A.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -49,6 +54,9 @@
 #define NEST_CROSS_ROOM	100	/* room left on the tail page then */
 
 static const enum rbt_scn_op nest_body_two[] = { RBT_SCN_WRITE, RBT_SCN_WRITE };
+static const enum rbt_scn_op nest_body_jump[] = {
+	RBT_SCN_WRITE, RBT_SCN_WRITE, RBT_SCN_JUMP,
+};
 
 struct nest_param {
 	const char	*name;
@@ -57,11 +65,17 @@ struct nest_param {
 	bool		cross;		/* the parent's event crosses the page */
 	int		ts_lost;	/* expected, or -1: not predicted */
 	int		before;		/* nested events expected before the parent */
+	bool		first;		/* no leader: the parent starts the page */
+	bool		jump;		/* nested writers move the clock 2^28 on */
 };
 
 #define P(pt)		BIT(RBT_HOOK_##pt)
 #define NEST_PARAM(n, pts, t, c, lost, bef) \
 	{ .name = n, .points = pts, .tick = t, .cross = c, .ts_lost = lost, .before = bef }
+#define NEST_FIRST(n, pts, lost, bef) \
+	{ .name = n, .points = pts, .tick = true, .ts_lost = lost, .before = bef, .first = true }
+#define NEST_JUMP(n, pts, lost, bef) \
+	{ .name = n, .points = pts, .tick = true, .ts_lost = lost, .before = bef, .jump = true }
 
 static const struct nest_param nest_params[] = {
 	NEST_PARAM("A tick", P(A), true, false, 1, 2),
@@ -80,6 +94,18 @@ static const struct nest_param nest_params[] = {
 	NEST_PARAM("B tick cross", P(B), true, true, -1, 2),
 	NEST_PARAM("C tick cross", P(C), true, true, -1, 2),
 	NEST_PARAM("COMMIT tick cross", P(COMMIT), true, true, -1, 2),
+	NEST_FIRST("A tick first", P(A), 1, 2),
+	NEST_FIRST("B tick first", P(B), 0, 2),
+	NEST_FIRST("C tick first", P(C), 0, 0),
+	NEST_FIRST("D tick first", P(D), 0, 0),
+	NEST_FIRST("B+E tick first", P(B) | P(E), 1, 2),
+	NEST_FIRST("COMMIT tick first", P(COMMIT), 0, 0),
+	NEST_JUMP("A tick jump", P(A), 1, 2),
+	NEST_JUMP("B tick jump", P(B), 1, 2),
+	NEST_JUMP("C tick jump", P(C), 0, 0),
+	NEST_JUMP("D tick jump", P(D), 0, 0),
+	NEST_JUMP("B+E tick jump", P(B) | P(E), 1, 2),
+	NEST_JUMP("COMMIT tick jump", P(COMMIT), 0, 0),
 };
 
 static void nest_param_desc(const struct nest_param *p, char *desc)
@@ -118,11 +144,12 @@ static void nest_run(struct kunit *test, enum rbt_nest_kind kind,
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	rbt_scn_init(test, s, buf, cpu, p->tick ? rbt_tick_clock : trace_clock_local,
 		     NEST_MAX_RECS);
-	s->body = nest_body_two;
-	s->body_len = ARRAY_SIZE(nest_body_two);
+	s->body = p->jump ? nest_body_jump : nest_body_two;
+	s->body_len = p->jump ? ARRAY_SIZE(nest_body_jump) : ARRAY_SIZE(nest_body_two);
 	rbt_scn_hook_on(test, s);
 
-	rbt_scn_write(s, 16, false);			/* leader */
+	if (!p->first)
+		rbt_scn_write(s, 16, false);		/* leader */
 	if (p->cross)
 		nest_fill_page(test, s);
 	s->fire[0] = p->points;
