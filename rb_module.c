@@ -9,6 +9,7 @@
 #include "rb_internal.h"
 #include "rb_debugfs.h"
 #include "rb_clock.h"
+#include "rb_tracepoints.h"
 
 #define RB_DEFAULT_SIZE_KB	1024UL
 #define RB_MAX_SIZE_KB		BIT(22)	/* 4 GiB per CPU: beyond is absurd */
@@ -73,11 +74,18 @@ static int __init rb_init(void)
 		rbt_free(rb_global);
 		return ret;
 	}
+	ret = rb_tracepoints_init();
+	if (ret) {
+		rb_debugfs_exit();
+		rbt_free(rb_global);
+		return ret;
+	}
 	return 0;
 }
 
 static void __exit rb_exit(void)
 {
+	rb_tracepoints_exit();
 	rb_debugfs_exit();
 	rbt_free(rb_global);
 	rb_clock_exit();

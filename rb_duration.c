@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace duration filter: tracing_thresh for the paired tracepoint
+ * events, and the state the probes of rb_tracepoints.c share.
+ *
+ * tracing_thresh holds microseconds, as ftrace's; 0 turns the filter off.
+ * While it is set, a pair whose two events are both enabled
+ *
+ *	irq_handler_entry / irq_handler_exit		irq:irq_handler_duration
+ *	softirq_entry / softirq_exit			irq:softirq_duration
+ *	hrtimer_expire_entry / hrtimer_expire_exit	timer:hrtimer_expire_duration
+ *	workqueue_execute_start / workqueue_execute_end	workqueue:workqueue_execute_duration
+ *	sys_enter / sys_exit				raw_syscalls:sys_duration
+ *
+ * is recorded only when it lasted at least the threshold, as ONE event
+ * written at the exit (right column), carrying the entry's fields, the
+ * exit's fields, the start time and the duration. Shorter pairs leave
+ * nothing in the buffer. An event of a pair enabled alone is recorded as
+ * usual: there is no duration to filter on.
+ *
+ * Why one event at the exit, and not the entry and exit events:
+ *
+ *  - The ring buffer stamps an event when it is reserved, and stamps only
+ *    go forward on a CPU (seed 000's before/write stamps). An entry event
+ *    written at the exit would carry the exit's time: a reader computing
+ *    exit - entry would find ~0 for exactly the pairs kept for being
+ *    long, and nested events (the IRQ inside the softirq) would appear
+ *    outside their parent. The start time has to travel as data.
+ *  - Recording the entry at the entry and taking it back later is what
+ *    seed 003 forbids: the entry is not the last event any more once
+ *    anything else (another pair, another task) has written after it,
+ *    and a syscall can sleep for seconds; rbt_discard_commit() can only
+ *    drop the event still reserved.
+ *  - It is what ftrace does for function_graph with tracing_thresh: the
+ *    entry records nothing and the return event carries calltime and
+ *    rettime.
+ *
+ * The duration events have format files like any other (trace-cmd and
+ * libtraceevent read them), live in the system of their pair so that
+ * "trace-cmd record -e irq" saves their format, and have no enable file:
+ * they appear while the filter applies to their pair.
+ *
+ * How an entry finds its exit (rb_duration.h): per-CPU slots by context
+ * level for IRQs, softirqs and hrtimers; a hash by pid for work items and
+ * syscalls, which sleep and migrate. Every change of tracing_thresh or of
+ * an event's enable state bumps a generation number that entries carry,
+ * so an exit never pairs with an entry saved before the change: pairs in
+ * flight across a change are dropped, never mismeasured. The time is the
+ * buffer's clock (that of the event stamps); the threshold compares with
+ * it in nanoseconds (with trace_clock "counter", in counts).
+ *
+ * Costs: an entry is a clock read and a few stores (per task: one
+ * cmpxchg); an exit the same plus the event when kept. No lock, no
+ * allocation, no waiting. tracing_thresh_stats counts, per pair, the
+ * exits kept, the ones too short, the unmatched ones and the collisions
+ * (per-task entries lost to another task hashed to the same slot).
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "rb_tracepoints.h"
+
+/* Per-task tables: syscalls are many (sleepers), work items fewer. */
+#define RB_DUR_SYSCALL_BITS	12
+#define RB_DUR_WORK_BITS	9
+
+/* Largest threshold whose nanoseconds fit in a u64. */
+#define RB_DUR_MAX_US		div_u64(U64_MAX, NSEC_PER_USEC)
+
+struct rb_dur_pair rb_dur_pairs[RB_PAIR_NR] = {
+	[RB_PAIR_IRQ]		= { .name = "irq_handler" },
+	[RB_PAIR_SOFTIRQ]	= { .name = "softirq" },
+	[RB_PAIR_HRTIMER]	= { .name = "hrtimer_expire" },
+	[RB_PAIR_WORK]		= { .name = "workqueue_execute" },
+	[RB_PAIR_SYSCALL]	= { .name = "sys" },
+};
+
+/*
+ * The filter's generation: even and never 0 while stable, odd while the
+ * thresholds change (a sequence count). See rb_dur_update_locked().
+ */
+unsigned int rb_dur_gen = 2;
+
+static DEFINE_MUTEX(rb_dur_mutex);	/* thresholds, enable states */
+static u64 rb_dur_thresh_us;		/* tracing_thresh as written */
+static struct dentry *rb_dur_files[2];
+
+/*
+ * Publish the threshold each pair applies under a new generation, as a
+ * seqcount writer: odd while the thresholds change. A probe takes the
+ * generation and the threshold of its pair together or not at all
+ * (rb_dur_state() in rb_tracepoints.c): a probe that runs during the
+ * change sees generation 0, which no entry is saved under and no exit
+ * matches, so a pair in flight across a change is dropped, never paired
+ * with an entry saved under other settings.
+ */
+static void rb_dur_update_locked(void)
+{
+	u64 ns = rb_dur_thresh_us * NSEC_PER_USEC;
+	unsigned int gen = rb_dur_gen;
+	int i;
+
+	WRITE_ONCE(rb_dur_gen, gen + 1);
+	/* Odd before the thresholds. Pairs with smp_rmb() in rb_dur_state(). */
+	smp_wmb();
+	for (i = 0; i < RB_PAIR_NR; i++) {
+		struct rb_dur_pair *p = &rb_dur_pairs[i];
+
+		WRITE_ONCE(p->thresh, p->entry_on && p->exit_on ? ns : 0);
+	}
+	gen += 2;
+	if (!gen)
+		gen = 2;
+	/* The thresholds before even. Pairs with smp_load_acquire(). */
+	smp_store_release(&rb_dur_gen, gen);
+}
+
+/**
+ * rb_dur_pair_set - one event of a pair was enabled or disabled
+ * @id: the pair
+ * @is_exit: the exit event (else the entry)
+ * @on: its new state
+ *
+ * Called from the event's reg (after its probe is registered) and unreg
+ * (before its probe is unregistered).
+ */
+void rb_dur_pair_set(enum rb_pair_id id, bool is_exit, bool on)
+{
+	struct rb_dur_pair *p = &rb_dur_pairs[id];
+
+	mutex_lock(&rb_dur_mutex);
+	if (is_exit)
+		p->exit_on = on;
+	else
+		p->entry_on = on;
+	rb_dur_update_locked();
+	mutex_unlock(&rb_dur_mutex);
+}
+
+/* tracing_thresh: microseconds, as ftrace's. */
+static ssize_t rb_thresh_read(struct file *filp, char __user *ubuf,
+			      size_t cnt, loff_t *ppos)
+{
+	char buf[32];
+	int r;
+
+	r = scnprintf(buf, sizeof(buf), "%llu\n", READ_ONCE(rb_dur_thresh_us));
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
+}
+
+static ssize_t rb_thresh_write(struct file *filp, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	u64 us;
+
+	/* Garbage, a sign, an overflow: -EINVAL, and nothing changes. */
+	if (!cnt || cnt > 32 || kstrtoull_from_user(ubuf, cnt, 10, &us))
+		return -EINVAL;
+	if (us > RB_DUR_MAX_US)
+		return -EINVAL;
+	mutex_lock(&rb_dur_mutex);
+	WRITE_ONCE(rb_dur_thresh_us, us);
+	rb_dur_update_locked();
+	mutex_unlock(&rb_dur_mutex);
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rb_thresh_fops = {
+	.owner		= THIS_MODULE,
+	.read		= rb_thresh_read,
+	.write		= rb_thresh_write,
+	.llseek		= default_llseek,
+};
+
+/*
+ * tracing_thresh_stats: per pair, summed over the CPUs, the exits kept,
+ * too short, unmatched, and lost (their entry was evicted by another
+ * task's, or torn), and the per-task entries that collided.
+ */
+static int rb_thresh_stats_show(struct seq_file *m, void *v)
+{
+	unsigned long n[RB_DUR_NR_VERDICTS], coll;
+	int i, j, cpu;
+
+	seq_printf(m, "# %-18s %10s %10s %10s %10s %10s\n", "pair", "kept", "short",
+		   "unmatched", "lost", "collisions");
+	for (i = 0; i < RB_PAIR_NR; i++) {
+		struct rb_dur_pair *p = &rb_dur_pairs[i];
+
+		memset(n, 0, sizeof(n));
+		coll = 0;
+		for_each_possible_cpu(cpu) {
+			struct rb_dur_stats *st = per_cpu_ptr(p->stats, cpu);
+
+			for (j = 0; j < RB_DUR_NR_VERDICTS; j++)
+				n[j] += READ_ONCE(st->n[j]);
+			coll += READ_ONCE(st->collisions);
+		}
+		seq_printf(m, "%-20s %10lu %10lu %10lu %10lu %10lu\n", p->name,
+			   n[RB_DUR_KEEP], n[RB_DUR_SHORT], n[RB_DUR_UNMATCHED],
+			   n[RB_DUR_COLLISION], coll);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rb_thresh_stats);
+
+static void rb_dur_free(void)
+{
+	int i;
+
+	for (i = 0; i < RB_PAIR_NR; i++) {
+		struct rb_dur_pair *p = &rb_dur_pairs[i];
+
+		free_percpu(p->cpu);
+		p->cpu = NULL;
+		free_percpu(p->stats);
+		p->stats = NULL;
+		kvfree(p->table.slot);
+		p->table.slot = NULL;
+	}
+}
+
+static int rb_dur_alloc_table(struct rb_dur_table *t, unsigned int bits)
+{
+	t->bits = bits;
+	t->slot = kvcalloc(1U << bits, sizeof(*t->slot), GFP_KERNEL);
+	return t->slot ? 0 : -ENOMEM;
+}
+
+static int rb_dur_alloc(void)
+{
+	int i;
+
+	for (i = 0; i < RB_PAIR_NR; i++) {
+		struct rb_dur_pair *p = &rb_dur_pairs[i];
+
+		p->stats = alloc_percpu(struct rb_dur_stats);
+		if (!p->stats)
+			return -ENOMEM;
+		if (i == RB_PAIR_WORK || i == RB_PAIR_SYSCALL)
+			continue;
+		p->cpu = alloc_percpu(struct rb_dur_cpu);
+		if (!p->cpu)
+			return -ENOMEM;
+	}
+	if (rb_dur_alloc_table(&rb_dur_pairs[RB_PAIR_WORK].table, RB_DUR_WORK_BITS))
+		return -ENOMEM;
+	return rb_dur_alloc_table(&rb_dur_pairs[RB_PAIR_SYSCALL].table, RB_DUR_SYSCALL_BITS);
+}
+
+/**
+ * rb_duration_init - the filter's tables and its files
+ * @top: the rbtrace debugfs directory
+ *
+ * Return: 0 or -ENOMEM; nothing is left behind on failure.
+ */
+int rb_duration_init(struct dentry *top)
+{
+	int ret;
+
+	ret = rb_dur_alloc();
+	if (ret) {
+		rb_dur_free();
+		return ret;
+	}
+	rb_dur_files[0] = debugfs_create_file("tracing_thresh", 0600, top, NULL,
+					      &rb_thresh_fops);
+	rb_dur_files[1] = debugfs_create_file("tracing_thresh_stats", 0400, top, NULL,
+					      &rb_thresh_stats_fops);
+	return 0;
+}
+
+/**
+ * rb_duration_exit - remove the files and free the tables
+ *
+ * Called after every probe is unregistered and tracepoint_synchronize_unregister().
+ */
+void rb_duration_exit(void)
+{
+	debugfs_remove(rb_dur_files[1]);
+	debugfs_remove(rb_dur_files[0]);
+	rb_dur_files[0] = NULL;
+	rb_dur_files[1] = NULL;
+	rb_dur_free();
+}
