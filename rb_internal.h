@@ -268,6 +268,25 @@ static __always_inline void rb_event_set_header(struct rbt_event *event,
 #endif
 }
 
+/*
+ * rb_event_next_ts - the stamp after @event, given the stamp @ts before it,
+ * adding up as libtraceevent's kbuffer does. Padding counts its delta: a
+ * discarded event that could not give its space back keeps its delta,
+ * and the events after it are stamped relative to it (null padding and
+ * the padding at a page's end have 0 and 1, with nothing after them).
+ */
+static inline u64 rb_event_next_ts(u64 ts, struct rbt_event *event)
+{
+	switch (event->type_len) {
+	case RB_TYPE_TIME_EXTEND:
+		return ts + rb_event_time_stamp(event);
+	case RB_TYPE_TIME_STAMP:
+		return rb_event_time_stamp(event);
+	default:
+		return ts + event->time_delta;
+	}
+}
+
 static inline unsigned long rb_page_write(struct rb_page *bpage)
 {
 	return local_read(&bpage->write) & RB_WRITE_MASK;

@@ -133,24 +133,6 @@ static struct rbt_event *rb_iter_head_event(struct rbt_iter *iter)
 	return iter->event;
 }
 
-/* As rb_update_read_stamp(): a discarded event's delta counts. */
-static void rb_update_iter_read_stamp(struct rbt_iter *iter, struct rbt_event *event)
-{
-	switch (event->type_len) {
-	case RB_TYPE_PADDING:
-		iter->read_stamp += event->time_delta;
-		return;
-	case RB_TYPE_TIME_EXTEND:
-		iter->read_stamp += rb_event_time_stamp(event);
-		return;
-	case RB_TYPE_TIME_STAMP:
-		iter->read_stamp = rb_event_time_stamp(event);
-		return;
-	default:
-		iter->read_stamp += event->time_delta;
-	}
-}
-
 static void rb_advance_iter(struct rbt_iter *iter)
 {
 	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
@@ -165,7 +147,7 @@ static void rb_advance_iter(struct rbt_iter *iter)
 		rb_inc_iter(iter);
 		return;
 	}
-	rb_update_iter_read_stamp(iter, iter->event);
+	iter->read_stamp = rb_event_next_ts(iter->read_stamp, iter->event);
 }
 
 static bool rb_iter_empty(struct rbt_iter *iter)

@@ -29,32 +29,6 @@
 #include <linux/sched.h>
 #include "rb_internal.h"
 
-/*
- * Readers keep read_stamp as the stamp of the event they are on. A
- * discarded event that could not give its space back is padding that
- * keeps its delta: the events after it are stamped relative to it, so
- * its delta counts, as libtraceevent's kbuffer counts it. (Null padding
- * has delta 0, the padding at a page's end delta 1 with nothing after.)
- */
-static void rb_update_read_stamp(struct rb_cpu_buffer *cpu_buffer,
-				 struct rbt_event *event)
-{
-	switch (event->type_len) {
-	case RB_TYPE_PADDING:
-		cpu_buffer->read_stamp += event->time_delta;
-		return;
-	case RB_TYPE_TIME_EXTEND:
-		cpu_buffer->read_stamp += rb_event_time_stamp(event);
-		return;
-	case RB_TYPE_TIME_STAMP:
-		cpu_buffer->read_stamp = rb_event_time_stamp(event);
-		return;
-	default:
-		cpu_buffer->read_stamp += event->time_delta;
-		return;
-	}
-}
-
 /* Swap the head page in; return the reader page if it has data. */
 static struct rb_page *rb_swap_reader_page(struct rb_cpu_buffer *cpu_buffer)
 {
@@ -190,7 +164,8 @@ void rb_advance_reader(struct rb_cpu_buffer *cpu_buffer)
 	event = rb_reader_event(cpu_buffer);
 	if (event->type_len <= RB_TYPE_DATA_MAX)
 		cpu_buffer->read++;
-	rb_update_read_stamp(cpu_buffer, event);
+	/* Readers keep read_stamp as the stamp of the event they are on. */
+	cpu_buffer->read_stamp = rb_event_next_ts(cpu_buffer->read_stamp, event);
 	length = rb_event_length(event);
 	cpu_buffer->reader_page->read += length;
 	cpu_buffer->read_bytes += length;

@@ -32,20 +32,7 @@ static u64 rb_decode_page_ts(struct rb_page *bpage, unsigned long end)
 	while (i < end) {
 		struct rbt_event *event = rb_page_index(bpage, i);
 
-		switch (event->type_len) {
-		case RB_TYPE_PADDING:
-			/* A discarded event keeps its delta (see rb_reader.c). */
-			ts += event->time_delta;
-			break;
-		case RB_TYPE_TIME_EXTEND:
-			ts += rb_event_time_stamp(event);
-			break;
-		case RB_TYPE_TIME_STAMP:
-			ts = rb_event_time_stamp(event);
-			break;
-		default:
-			ts += event->time_delta;
-		}
+		ts = rb_event_next_ts(ts, event);
 		i += rb_event_length(event);
 	}
 	return ts;

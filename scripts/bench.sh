@@ -24,21 +24,7 @@ rbt_need_pkgs qemu-system-x86 gnuplot-nox rsync python3
 kdir=$("$RBT_TOP/scripts/build-kernel.sh" base)
 # A build of our own, without test hooks, that nobody else rebuilds.
 bdir=$RBT_CACHE/build/bench-$(basename "$kdir")
-# build_bench: copy the sources (no build products from other kernels) and
-# build rbtrace.ko and rbtrace_bench.ko against the test kernel.
-build_bench() {
-	mkdir -p "$bdir"
-	rsync -a --delete --exclude=.git --exclude=tests --exclude='bench/results' \
-		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
-		--exclude='.*.cmd' --exclude='.*.d' --exclude=Module.symvers \
-		--exclude=modules.order --exclude=build.log "$RBT_TOP/" "$bdir/" &&
-		make -s -C "$kdir" M="$bdir" W=1 modules >"$bdir/build.log" 2>&1 &&
-		make -s -C "$kdir" M="$bdir/bench" W=1 \
-			KBUILD_EXTRA_SYMBOLS="$bdir/Module.symvers" modules >>"$bdir/build.log" 2>&1
-}
-# A failed build may be a stale copy: start from an empty one once.
-build_bench || { rm -rf "$bdir"; build_bench; } ||
-	rbt_die "bench: build failed, see $bdir/build.log"
+rbt_private_build "$kdir" "$bdir" bench
 
 runs=$RBT_CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$runs"

@@ -40,4 +40,28 @@ rbt_stock612_flavour() {
 	[ -n "$v" ] && basename "$v" | sed 's/^linux-headers-//'
 }
 
+# rbt_private_build KDIR DIR [SUBDIR...]: copy the sources (no build
+# products of other kernels) to DIR and build rbtrace.ko there against
+# KDIR, then each SUBDIR's modules against it. A copy of one's own, that
+# no other build in the tree changes underneath. A failed build may be a
+# stale copy: it is retried once from an empty one. Log: DIR/build.log.
+rbt_private_build() {
+	local kdir=$1 dir=$2 sub
+	shift 2
+	_rbt_build() {
+		mkdir -p "$dir" &&
+			rsync -a --delete --exclude=.git --exclude=tests/kunit --exclude='bench/results' \
+				--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+				--exclude='.*.cmd' --exclude='.*.d' --exclude=Module.symvers \
+				--exclude=modules.order --exclude=build.log "$RBT_TOP/" "$dir/" &&
+			make -s -C "$kdir" M="$dir" W=1 modules >"$dir/build.log" 2>&1 || return 1
+		for sub in "$@"; do
+			make -s -C "$kdir" M="$dir/$sub" W=1 KBUILD_EXTRA_SYMBOLS="$dir/Module.symvers" \
+				modules >>"$dir/build.log" 2>&1 || return 1
+		done
+	}
+	_rbt_build "$@" || { rm -rf "$dir"; _rbt_build "$@"; } ||
+		rbt_die "build in $dir failed, see $dir/build.log"
+}
+
 mkdir -p "$RBT_CACHE" 2>/dev/null || rbt_die "cannot create cache directory $RBT_CACHE (set RBTRACE_CACHE)"

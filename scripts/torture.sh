@@ -23,19 +23,8 @@ done
 [[ $seconds =~ ^[0-9]+$ ]] && [ "$seconds" -ge 1 ] || rbt_die "torture: --seconds wants a positive number"
 
 kdir=$("$RBT_TOP/scripts/build-kernel.sh" "$variant")
-# A build of our own, so that no other build in the tree changes it under us.
 bdir=$RBT_CACHE/build/torture-$(basename "$kdir")
-build() {
-	mkdir -p "$bdir"
-	rsync -a --delete --exclude=.git --exclude=tests/kunit --exclude='bench/results' \
-		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
-		--exclude='.*.cmd' --exclude='.*.d' --exclude=Module.symvers \
-		--exclude=modules.order --exclude=build.log "$RBT_TOP/" "$bdir/" &&
-		make -s -C "$kdir" M="$bdir" W=1 modules >"$bdir/build.log" 2>&1 &&
-		make -s -C "$kdir" M="$bdir/tests/torture" W=1 \
-			KBUILD_EXTRA_SYMBOLS="$bdir/Module.symvers" modules >>"$bdir/build.log" 2>&1
-}
-build || { rm -rf "$bdir"; build; } || rbt_die "torture: build failed, see $bdir/build.log"
+rbt_private_build "$kdir" "$bdir" tests/torture
 
 results=$RBT_CACHE/runs/torture-$variant-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$results"
