@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-tc.sh [--ko RBTRACE.KO] [--results DIR] [--timeout SECS] [TC|DIR...]
+# run-tc.sh [--ko RBTRACE.KO] [--results DIR] [--timeout SECS] [--tag TAG] [TC|DIR...]
 #
 # Run rbtrace's guest scenarios, in the manner of the kernel's ftracetest
 # (tools/testing/selftests/ftrace): one scenario per .tc file, each in its
@@ -14,6 +14,9 @@
 #                        (a command), or kunit (KUnit in the kernel);
 #                        otherwise the scenario is UNSUPPORTED
 #   # timeout: SECS      overrides --timeout for this scenario
+#   # tags: WORD...      with --tag TAG, only scenarios tagged TAG run;
+#                        "stock" marks those that also run on Debian's
+#                        stock kernels (scripts/test.sh)
 #
 # Results: PASS, FAIL, UNSUPPORTED (exit 77). Prints one line per scenario,
 # writes "PASS|FAIL|SKIP tc:NAME" lines to DIR/tc-results.txt and each
@@ -24,6 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 ko=${RBT_KO:-}
 results=${RBT_RESULTS:-/tmp/rbtrace-tc}
 timeout=120
+tag=
 tcs=()
 
 parse_args() {
@@ -33,6 +37,7 @@ parse_args() {
 		--ko) ko=$2; shift 2 ;;
 		--results) results=$2; shift 2 ;;
 		--timeout) timeout=$2; shift 2 ;;
+		--tag) tag=$2; shift 2 ;;
 		-*) echo "run-tc: unknown option $1" >&2; exit 2 ;;
 		*) tcs+=("$1"); shift ;;
 		esac
@@ -46,7 +51,10 @@ parse_args() {
 			expanded+=("$a")
 		fi
 	done
-	tcs=("${expanded[@]}")
+	tcs=()
+	for a in "${expanded[@]}"; do
+		[ -z "$tag" ] || [[ " $(header "$a" tags) " == *" $tag "* ]] && tcs+=("$a")
+	done
 	[ -n "$ko" ] && [ -f "$ko" ] || { echo "run-tc: rbtrace.ko not found (--ko or RBT_KO): '$ko'" >&2; exit 2; }
 	ko=$(realpath "$ko")
 }
@@ -138,7 +146,7 @@ main() {
 	parse_args "$@"
 	mkdir -p "$results/tc"
 	: >"$results/tc-results.txt"
-	echo "=== rbtrace guest tests: ${#tcs[@]} scenarios, module $ko, kernel $(uname -r)"
+	echo "=== rbtrace guest tests: ${#tcs[@]} scenarios${tag:+ tagged $tag}, module $ko, kernel $(uname -r)"
 	n=0
 	failed=0
 	for tc in "${tcs[@]}"; do
