@@ -176,26 +176,34 @@ static void dsc_nested_write(void *arg)
  *
  * "stamped": e2 carries an absolute stamp (it follows a reclaimed
  * discard), so its own delta is 0, and padding cannot have delta 0 (that
- * is the null padding that ends a page).
+ * is the null padding that ends a page). "first": e2 is the first event
+ * of its page, whose stamp is the page's: its delta is 0 too.
  */
-static const bool dsc_stamped[] = { false, true };
+enum dsc_case { DSC_DELTA, DSC_STAMPED, DSC_FIRST };
 
-static void dsc_stamped_desc(const bool *stamped, char *desc)
+static const enum dsc_case dsc_cases[] = { DSC_DELTA, DSC_STAMPED, DSC_FIRST };
+
+static void dsc_case_desc(const enum dsc_case *c, char *desc)
 {
-	strscpy(desc, *stamped ? "stamped, delta 0" : "delta 100", KUNIT_PARAM_DESC_SIZE);
+	static const char * const names[] = {
+		"delta 100", "stamped, delta 0", "first on page, delta 0",
+	};
+
+	strscpy(desc, names[*c], KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(dsc_stamped, dsc_stamped, dsc_stamped_desc);
+KUNIT_ARRAY_PARAM(dsc_cases, dsc_cases, dsc_case_desc);
 
 static void rbtrace_discard_non_last_becomes_padding(struct kunit *test)
 {
-	bool stamped = *(const bool *)test->param_value;
+	enum dsc_case c = *(const enum dsc_case *)test->param_value;
+	bool stamped = c == DSC_STAMPED;
 	struct rbt_buffer *buf = rbt_kunit_alloc(test, 4 * PAGE_SIZE, 0, 0);
 	int cpu = rbt_kunit_pin(test);
 	static const u32 ids[] = { 1, 3, 4 };
 	static const u64 ts[] = { 100, 250, 300 };
 	struct dsc_nested nest = { .buf = buf, .t = 250, .id = 3 };
-	unsigned int pre = stamped ? 8 : 0;
+	unsigned int pre = stamped ? 8 : 0, skip = c == DSC_FIRST;
 	struct rb_data_page *page;
 	struct rbt_event *ev2, *pad;
 	struct rbt_cpu_stats st;
@@ -204,7 +212,8 @@ static void rbtrace_discard_non_last_becomes_padding(struct kunit *test)
 	int n;
 
 	KUNIT_ASSERT_EQ(test, rbt_set_clock(buf, rbt_fake_clock), 0);
-	dsc_write(test, buf, 1, 100);
+	if (c != DSC_FIRST)
+		dsc_write(test, buf, 1, 100);
 	w0 = rbt_tail_write(buf, cpu);
 	if (stamped) {
 		ev2 = rbt_lock_reserve(buf, 16);
@@ -215,7 +224,8 @@ static void rbtrace_discard_non_last_becomes_padding(struct kunit *test)
 	rbt_fake_set(200);
 	ev2 = rbt_lock_reserve(buf, 40);
 	KUNIT_ASSERT_NOT_NULL(test, ev2);
-	KUNIT_EXPECT_EQ(test, (u32)ev2->type_len, stamped ? (u32)RB_TYPE_TIME_STAMP : 0U);
+	/* 40 bytes of payload: type_len 10, behind an absolute stamp or not. */
+	KUNIT_EXPECT_EQ(test, (u32)ev2->type_len, stamped ? (u32)RB_TYPE_TIME_STAMP : 10U);
 	dsc_fill(ev2, 2);
 	KUNIT_ASSERT_EQ(test, rbt_nest(RBT_NEST_IRQ_WORK, dsc_nested_write, &nest), 0);
 	KUNIT_ASSERT_TRUE(test, nest.ok);
@@ -226,29 +236,30 @@ static void rbtrace_discard_non_last_becomes_padding(struct kunit *test)
 	pad = (void *)ev2 + pre;
 	KUNIT_EXPECT_EQ(test, (u32)pad->type_len, (u32)RB_TYPE_PADDING);
 	KUNIT_EXPECT_NE(test, (u32)pad->time_delta, 0U);
-	if (!stamped)
+	if (c == DSC_DELTA)
 		KUNIT_EXPECT_EQ(test, (u32)pad->time_delta, 100U);
 	KUNIT_EXPECT_EQ(test, pad->array[0], 40U);
 
 	dsc_write(test, buf, 4, 300);
 	st = rbt_stats(test, buf, cpu);
-	KUNIT_EXPECT_EQ(test, st.written, 3ULL);
-	KUNIT_EXPECT_EQ(test, st.entries, 3ULL);
+	KUNIT_EXPECT_EQ(test, st.written, 3ULL - skip);
+	KUNIT_EXPECT_EQ(test, st.entries, 3ULL - skip);
 
 	/* The page as kbuffer decodes it. */
 	page = rbt_cpu(buf, cpu)->tail_page->page;
 	n = rbt_walk(page, rbt_tail_write(buf, cpu), kev, ARRAY_SIZE(kev));
-	KUNIT_ASSERT_EQ(test, n, 4);
-	KUNIT_EXPECT_EQ(test, kev[0].ts, 100ULL);
-	KUNIT_EXPECT_EQ(test, kev[1].type_len, (unsigned int)RB_TYPE_PADDING);
-	KUNIT_EXPECT_EQ(test, kev[1].bytes, pre + 44);
-	KUNIT_EXPECT_EQ_MSG(test, kev[2].ts, 250ULL, "kbuffer's stamp after the padding");
-	KUNIT_EXPECT_EQ_MSG(test, kev[3].ts, 300ULL, "kbuffer's stamp after the padding");
+	KUNIT_ASSERT_EQ(test, n, 4 - (int)skip);
+	if (!skip)
+		KUNIT_EXPECT_EQ(test, kev[0].ts, 100ULL);
+	KUNIT_EXPECT_EQ(test, kev[1 - skip].type_len, (unsigned int)RB_TYPE_PADDING);
+	KUNIT_EXPECT_EQ(test, kev[1 - skip].bytes, pre + 44);
+	KUNIT_EXPECT_EQ_MSG(test, kev[2 - skip].ts, 250ULL, "kbuffer's stamp after the padding");
+	KUNIT_EXPECT_EQ_MSG(test, kev[3 - skip].ts, 300ULL, "kbuffer's stamp after the padding");
 
 	/* rbtrace's reader must agree. */
-	dsc_expect_stream(test, buf, cpu, ids, ts, 3);
+	dsc_expect_stream(test, buf, cpu, ids + skip, ts + skip, 3 - skip);
 	st = rbt_stats(test, buf, cpu);
-	KUNIT_EXPECT_EQ(test, st.read, 3ULL);
+	KUNIT_EXPECT_EQ(test, st.read, 3ULL - skip);
 	KUNIT_EXPECT_EQ(test, st.bytes, 0ULL);
 }
 
@@ -457,7 +468,7 @@ static void rbtrace_discard_suite_exit(struct kunit_suite *suite)
 static struct kunit_case rbtrace_discard_cases[] = {
 	KUNIT_CASE_PARAM(rbtrace_discard_last_event_reclaims_space, dsc_orders_gen_params),
 	KUNIT_CASE(rbtrace_discard_first_on_page_reclaims_page_start),
-	KUNIT_CASE_PARAM(rbtrace_discard_non_last_becomes_padding, dsc_stamped_gen_params),
+	KUNIT_CASE_PARAM(rbtrace_discard_non_last_becomes_padding, dsc_cases_gen_params),
 	KUNIT_CASE(rbtrace_discard_on_reader_page),
 	KUNIT_CASE_PARAM(rbtrace_discard_reclaims_stamp_too, dsc_abs_gen_params),
 	KUNIT_CASE_PARAM(rbtrace_discard_nested_at_each_step, dsc_steps_gen_params),
