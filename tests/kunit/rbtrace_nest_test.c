@@ -41,6 +41,8 @@
  * nested events: a delta that needs a time extend. At B the parent's slow
  * path finds it, with no room reserved for an extend: it repeats the stamp
  * in front of it instead (1 lost); elsewhere the extend is reserved at A.
+ * "abs" runs use a buffer in absolute-stamp mode: every event carries its
+ * own stamp, so none is ever lost, wherever it is interrupted.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -67,6 +69,7 @@ struct nest_param {
 	int		before;		/* nested events expected before the parent */
 	bool		first;		/* no leader: the parent starts the page */
 	bool		jump;		/* nested writers move the clock 2^28 on */
+	bool		abs;		/* absolute-stamp mode */
 };
 
 #define P(pt)		BIT(RBT_HOOK_##pt)
@@ -76,6 +79,8 @@ struct nest_param {
 	{ .name = n, .points = pts, .tick = true, .ts_lost = lost, .before = bef, .first = true }
 #define NEST_JUMP(n, pts, lost, bef) \
 	{ .name = n, .points = pts, .tick = true, .ts_lost = lost, .before = bef, .jump = true }
+#define NEST_ABS(n, pts, bef) \
+	{ .name = n, .points = pts, .tick = true, .ts_lost = 0, .before = bef, .abs = true }
 
 static const struct nest_param nest_params[] = {
 	NEST_PARAM("A tick", P(A), true, false, 1, 2),
@@ -106,6 +111,9 @@ static const struct nest_param nest_params[] = {
 	NEST_JUMP("D tick jump", P(D), 0, 0),
 	NEST_JUMP("B+E tick jump", P(B) | P(E), 1, 2),
 	NEST_JUMP("COMMIT tick jump", P(COMMIT), 0, 0),
+	NEST_ABS("A tick abs", P(A), 2),
+	NEST_ABS("B+E tick abs", P(B) | P(E), 2),
+	NEST_ABS("C tick abs", P(C), 0),
 };
 
 static void nest_param_desc(const struct nest_param *p, char *desc)
@@ -130,11 +138,27 @@ static void nest_fill_page(struct kunit *test, struct rbt_scn *s)
 			(unsigned long)rbt_subbuf_size(s->buf) - NEST_CROSS_ROOM);
 }
 
+/* The tail page, decoded: in absolute mode, every event stamped. */
+static void nest_expect_all_stamped(struct kunit *test, struct rbt_scn *s)
+{
+	struct rbt_kev *kev = kunit_kcalloc(test, NEST_MAX_RECS, sizeof(*kev), GFP_KERNEL);
+	struct rb_page *page = rbt_cpu(s->buf, s->cpu)->tail_page;
+	int i, n;
+
+	KUNIT_ASSERT_NOT_NULL(test, kev);
+	n = rbt_walk(page->page, rb_page_commit(page), kev, NEST_MAX_RECS);
+	KUNIT_EXPECT_EQ(test, n, s->nrec);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, kev[i].prefix, (unsigned int)RB_TYPE_TIME_STAMP,
+				    "event %d of the page", i);
+}
+
 /* Leader, parent (interrupted as @p says), follower; then drain and check. */
 static void nest_run(struct kunit *test, enum rbt_nest_kind kind,
 		     const struct nest_param *p)
 {
-	struct rbt_buffer *buf = rbt_kunit_alloc(test, NEST_BUF_SIZE, 0, 0);
+	struct rbt_buffer *buf = rbt_kunit_alloc(test, NEST_BUF_SIZE,
+						 p->abs ? RBT_FL_ABS_TS : 0, 0);
 	struct rbt_scn *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	int cpu = rbt_kunit_pin(test);
 	struct rbt_scn_rec *parent;
@@ -159,6 +183,8 @@ static void nest_run(struct kunit *test, enum rbt_nest_kind kind,
 	rbt_scn_write(s, 16, false);			/* follower */
 
 	st = rbt_stats(test, buf, cpu);
+	if (p->abs)
+		nest_expect_all_stamped(test, s);
 	rbt_scn_drain(s);
 	rbt_scn_check(test, s, p->tick);
 
