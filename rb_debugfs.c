@@ -98,7 +98,10 @@ void rb_reset_buffer(int cpu)
 }
 
 /**
- * rb_buffer_percent - buffer_percent: fill level splice and poll wait for
+ * rb_buffer_percent - the buffer_percent setting
+ *
+ * Return: the fill level (0 to 100 %) splice and poll of trace_pipe_raw
+ * wait for.
  */
 int rb_buffer_percent(void)
 {
@@ -314,6 +317,8 @@ static const struct rb_clock *rb_cur_clock;	/* under rb_files_mutex */
 
 /**
  * rb_clock_in_ns - does the clock in force count nanoseconds?
+ *
+ * Return: true for a nanosecond clock, false for a counter.
  */
 bool rb_clock_in_ns(void)
 {

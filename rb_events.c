@@ -361,9 +361,11 @@ void rb_events_show_format(struct seq_file *m, const struct rb_event_type *type)
 	seq_printf(m, "\nprint fmt: %s\n", type->print_fmt);
 }
 
-/*
- * rb_trace_ctx - ftrace's tracing_gen_ctx(), which modules cannot call:
- * flags << 16, migrate-disable depth << 4, preempt depth, both capped at 15.
+/**
+ * rb_trace_ctx - ftrace's tracing_gen_ctx(), which modules cannot call
+ *
+ * Return: the RB_FLAG_* bits << 16, the migrate-disable depth << 4 and the
+ * preempt depth, both depths capped at 15.
  */
 unsigned int rb_trace_ctx(void)
 {
@@ -392,6 +394,8 @@ unsigned int rb_trace_ctx(void)
 /**
  * rb_cpu_traced - is @cpu in tracing_cpumask?
  * @cpu: the CPU
+ *
+ * Return: true if events of @cpu are recorded.
  */
 bool rb_cpu_traced(int cpu)
 {
