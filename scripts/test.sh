@@ -294,6 +294,27 @@ boot_stock() {
 	expect_results "$dir/tc-results.txt" "stock-$v:" $(tc_names stock)
 }
 
+# torture_short: the torture module for 30 s at -smp 2 (scripts/torture.sh
+# runs the long ones): one result per CPU, one for the boot and its log.
+torture_short() {
+	local rc=0 line
+	rbt_log "torture: 30 s at -smp 2"
+	timeout -k 10 900 "$RBT_TOP/scripts/torture.sh" --seconds 30 --smp 2 \
+		>"$run/torture.log" 2>&1 || rc=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) pass "torture:${line##* }" ;;
+		"not ok "*) fail "torture:${line##* }: see $run/torture.log" ;;
+		esac
+	done < <(grep -E '^(ok|not ok) ' "$run/torture.log" || true)
+	if [ "$rc" = 0 ]; then
+		pass "torture: boot, kernel log clean"
+	else
+		fail "torture: exit $rc, see $run/torture.log"
+		tail -n 20 "$run/torture.log" | sed 's/^/    /'
+	fi
+}
+
 harness_boots() {
 	[ -n "$kdir" ] || { fail "host:qemu-run: no test kernel to boot"; return; }
 	rbt_log "harness self-tests: boots that fail, panic and hang on purpose"
@@ -313,6 +334,8 @@ main() {
 	if [ "$check_only" = 0 ]; then
 		checkpatch
 		boot_test_kernel
+		torture_short
+		step host:dkms 1200 "$RBT_TOP/tests/host/dkms.sh" || true
 	fi
 	if [ "$stock" = 1 ]; then
 		boot_stock 6.1 "$rel61" "$mod61"
