@@ -320,6 +320,12 @@ static noinline bool rb_commit_pages(struct rb_cpu_buffer *cpu_buffer)
 		smp_wmb();
 		local_set(&cpu_buffer->commit_page->page->commit,
 			  rb_page_write(cpu_buffer->commit_page));
+		/*
+		 * The page's final commit before we leave it: pairs with the
+		 * smp_rmb() in rb_swap_reader_page(), which must not take the
+		 * reader page for done while its last events are unread.
+		 */
+		smp_wmb();
 		rb_inc_page(&cpu_buffer->commit_page);
 		barrier();
 	}
@@ -692,15 +698,40 @@ static bool rb_try_to_discard(struct rb_cpu_buffer *cpu_buffer,
 }
 
 /* Turn a reserved event into padding that readers skip (delta 1: not null). */
-static void rb_event_discard(struct rbt_event *event)
+/*
+ * Padding with delta 0 would read as null padding ("the page ends here"),
+ * so a discarded event with delta 0 gets delta 1. To keep the stamps of
+ * the events after it exact, the 1 is taken from what is in front: the
+ * time extend or absolute stamp before it, or the page's stamp when it
+ * is the first event of its page. (A page's stamp is not yet visible to
+ * readers: nothing before the event is on the page.) An event with delta
+ * 0 in the middle of a page (ts_lost) keeps a 1 ns error.
+ */
+static void rb_event_discard(struct rb_cpu_buffer *cpu_buffer,
+			     struct rbt_event *event)
 {
+	struct rbt_event *data = event;
+	u64 stamp;
+
 	if (event->type_len == RB_TYPE_TIME_EXTEND ||
 	    event->type_len == RB_TYPE_TIME_STAMP)
-		event = (void *)event + RB_LEN_TIME_EXTEND;
-	event->array[0] = rb_event_length(event) - RB_EVNT_HDR_SIZE;
-	event->type_len = RB_TYPE_PADDING;
-	if (!event->time_delta)
-		event->time_delta = 1;
+		data = (void *)event + RB_LEN_TIME_EXTEND;
+	data->array[0] = rb_event_length(data) - RB_EVNT_HDR_SIZE;
+	data->type_len = RB_TYPE_PADDING;
+	if (data->time_delta)
+		return;
+	data->time_delta = 1;
+	if (data != event) {
+		stamp = rb_event_time_stamp(event);
+		if (stamp) {
+			event->time_delta = (stamp - 1) & RB_TS_MASK;
+			event->array[0] = (stamp - 1) >> RB_TS_SHIFT;
+		}
+	} else if (rb_event_index(cpu_buffer, event) == 0) {
+		struct rb_data_page *page = (void *)((unsigned long)event - RB_PAGE_HDR_SIZE);
+
+		page->time_stamp--;
+	}
 }
 
 /*
@@ -747,7 +778,7 @@ void rbt_discard_commit(struct rbt_buffer *buffer, struct rbt_event *event)
 	struct rb_cpu_buffer *cpu_buffer = buffer->buffers[raw_smp_processor_id()];
 
 	/* Padding first: if the reclaim fails, readers must skip it. */
-	rb_event_discard(event);
+	rb_event_discard(cpu_buffer, event);
 	rb_decrement_entry(cpu_buffer, event);
 	rb_try_to_discard(cpu_buffer, event);
 	rb_end_commit(cpu_buffer);

@@ -52,8 +52,18 @@ again:
 	if (RB_WARN_ON(cpu_buffer, reader->read > rb_page_size(reader)))
 		return NULL;
 	/* Caught up with the writer. */
-	if (cpu_buffer->commit_page == reader)
+	if (READ_ONCE(cpu_buffer->commit_page) == reader)
 		return NULL;
+	/*
+	 * The writer may have published more on the reader page and then
+	 * left it between our read of its size and of commit_page: look
+	 * again, or those events would be wiped unread below. Pairs with
+	 * the smp_wmb() between the commit store and the commit_page move
+	 * in rb_commit_pages().
+	 */
+	smp_rmb();
+	if (reader->read < rb_page_size(reader))
+		return reader;
 	if (rb_num_of_entries(cpu_buffer) == 0)
 		return NULL;
 

@@ -167,8 +167,11 @@ static __always_inline void rb_ts_settle(struct rb_cpu_buffer *cpu_buffer,
 		 * carry their own stamps. Counted in ts_lost.
 		 */
 		info->delta = 0;
-		info->ts_lost = true;
-		local_inc(&cpu_buffer->ts_lost);
+		/* With an absolute stamp in front, nothing is lost. */
+		if (!(info->add_timestamp & RB_ADD_STAMP_ABSOLUTE)) {
+			info->ts_lost = true;
+			local_inc(&cpu_buffer->ts_lost);
+		}
 	}
 	info->ts = ts;
 	info->add_timestamp &= ~RB_ADD_STAMP_FORCE;

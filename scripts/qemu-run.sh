@@ -165,7 +165,7 @@ kernel_cmdline() {
 	# guest may cache it; it makes the 9p root several times faster.
 	echo "console=ttyS0,115200 root=/dev/root rootfstype=9p" \
 		"rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro" \
-		"init=$RBT_TOP/tests/guest/init.sh panic=-1 loglevel=7" \
+		"init=$RBT_TOP/tests/guest/init.sh panic=-1 loglevel=7 log_buf_len=4M" \
 		"rbt_results=$results rbt_keep=$keep$append"
 }
 
