@@ -26,15 +26,16 @@
  * allocate, never sleep, are notrace, and only reserve, fill and commit a
  * record. The paired events also consult the duration filter
  * (tracing_thresh): see rb_duration.c for its design.
+ *
+ * The records' layouts and how they read (format files, text) are in
+ * rb_tp_format.h and rb_tp_format.c.
  */
 #include <linux/binfmts.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
-#include <linux/seq_buf.h>
 #include <linux/string.h>
-#include <linux/stringify.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <asm/syscall.h>
@@ -42,678 +43,7 @@
 #include "rb_events.h"
 #include "rb_debugfs.h"
 #include "rb_tracepoints.h"
-
-/* ---- records: the kernel's layouts (include/trace/events/) ------------- */
-
-#define RB_COMM_LEN	16	/* TASK_COMM_LEN, spelt out in field names */
-
-struct rb_rec_sched_switch {
-	struct rb_entry	ent;
-	char		prev_comm[RB_COMM_LEN];
-	pid_t		prev_pid;
-	int		prev_prio;
-	long		prev_state;
-	char		next_comm[RB_COMM_LEN];
-	pid_t		next_pid;
-	int		next_prio;
-};
-
-/* sched_wakeup, sched_waking */
-struct rb_rec_sched_wakeup {
-	struct rb_entry	ent;
-	char		comm[RB_COMM_LEN];
-	pid_t		pid;
-	int		prio;
-	int		target_cpu;
-};
-
-struct rb_rec_sched_fork {
-	struct rb_entry	ent;
-	char		parent_comm[RB_COMM_LEN];
-	pid_t		parent_pid;
-	char		child_comm[RB_COMM_LEN];
-	pid_t		child_pid;
-};
-
-struct rb_rec_sched_exec {
-	struct rb_entry	ent;
-	u32		filename;	/* __data_loc: (len << 16) | offset */
-	pid_t		pid;
-	pid_t		old_pid;
-	char		data[];
-};
-
-struct rb_rec_sched_exit {
-	struct rb_entry	ent;
-	char		comm[RB_COMM_LEN];
-	pid_t		pid;
-	int		prio;
-};
-
-struct rb_rec_irq_entry {
-	struct rb_entry	ent;
-	int		irq;
-	u32		name;		/* __data_loc */
-	char		data[];
-};
-
-struct rb_rec_irq_exit {
-	struct rb_entry	ent;
-	int		irq;
-	int		ret;
-};
-
-/* softirq_entry, softirq_exit */
-struct rb_rec_softirq {
-	struct rb_entry	ent;
-	unsigned int	vec;
-};
-
-struct rb_rec_hrtimer_entry {
-	struct rb_entry	ent;
-	void		*hrtimer;
-	s64		now;
-	void		*function;
-};
-
-struct rb_rec_hrtimer_exit {
-	struct rb_entry	ent;
-	void		*hrtimer;
-};
-
-/* workqueue_execute_start, workqueue_execute_end */
-struct rb_rec_work {
-	struct rb_entry	ent;
-	void		*work;
-	void		*function;
-};
-
-struct rb_rec_sys_enter {
-	struct rb_entry	ent;
-	long		id;
-	unsigned long	args[6];
-};
-
-struct rb_rec_sys_exit {
-	struct rb_entry	ent;
-	long		id;
-	long		ret;
-};
-
-/*
- * The duration filter's events (rb_duration.c): one per kept pair, at the
- * exit, with the start time and the duration (buffer clock), then the
- * entry's and the exit's fields.
- */
-struct rb_rec_irq_dur {
-	struct rb_entry	ent;
-	u64		start;
-	u64		duration;
-	int		irq;
-	int		ret;
-	u32		name;		/* __data_loc */
-	char		data[];
-};
-
-struct rb_rec_softirq_dur {
-	struct rb_entry	ent;
-	u64		start;
-	u64		duration;
-	unsigned int	vec;
-};
-
-struct rb_rec_hrtimer_dur {
-	struct rb_entry	ent;
-	u64		start;
-	u64		duration;
-	void		*hrtimer;
-	s64		now;
-	void		*function;
-};
-
-struct rb_rec_work_dur {
-	struct rb_entry	ent;
-	u64		start;
-	u64		duration;
-	void		*work;
-	void		*function;
-};
-
-struct rb_rec_sys_dur {
-	struct rb_entry	ent;
-	u64		start;
-	u64		duration;
-	long		id;
-	unsigned long	args[6];
-	long		ret;
-};
-
-/* ---- fields: what the format files list --------------------------------- */
-
-/*
- * An array or a __data_loc (record member @e): signed as its element type
- * @elem, as the kernel's __array() and __dynamic_array() (char is signed
- * on 6.1, unsigned since 6.2's -funsigned-char: this build's compiler
- * knows which).
- */
-#define RB_TP_ARRAY(e, elem, t, n, k) {					\
-	.type = (t), .name = (n), .offset = (size_t)&(e),		\
-	.size = sizeof(e), .is_signed = is_signed_type(elem), .kind = (k) }
-
-/* A comm: char[TASK_COMM_LEN], shown as a string. */
-#define RB_TP_COMM(e, n)	RB_TP_ARRAY(e, char, "char", n, RB_FIELD_CHARS)
-
-#define N	RB_FIELD_NUM
-#define H	RB_FIELD_HEX
-#define S	RB_FIELD_STRLOC
-
-static const struct rb_field rb_f_sched_switch[] = {
-	RB_TP_COMM(RB_REC(struct rb_rec_sched_switch)->prev_comm, "prev_comm[16]"),
-	RB_FIELD(RB_REC(struct rb_rec_sched_switch)->prev_pid, "pid_t", "prev_pid", N),
-	RB_FIELD(RB_REC(struct rb_rec_sched_switch)->prev_prio, "int", "prev_prio", N),
-	RB_FIELD(RB_REC(struct rb_rec_sched_switch)->prev_state, "long", "prev_state", N),
-	RB_TP_COMM(RB_REC(struct rb_rec_sched_switch)->next_comm, "next_comm[16]"),
-	RB_FIELD(RB_REC(struct rb_rec_sched_switch)->next_pid, "pid_t", "next_pid", N),
-	RB_FIELD(RB_REC(struct rb_rec_sched_switch)->next_prio, "int", "next_prio", N),
-};
-
-static const struct rb_field rb_f_sched_wakeup[] = {
-	RB_TP_COMM(RB_REC(struct rb_rec_sched_wakeup)->comm, "comm[16]"),
-	RB_FIELD(RB_REC(struct rb_rec_sched_wakeup)->pid, "pid_t", "pid", N),
-	RB_FIELD(RB_REC(struct rb_rec_sched_wakeup)->prio, "int", "prio", N),
-	RB_FIELD(RB_REC(struct rb_rec_sched_wakeup)->target_cpu, "int", "target_cpu", N),
-};
-
-static const struct rb_field rb_f_sched_fork[] = {
-	RB_TP_COMM(RB_REC(struct rb_rec_sched_fork)->parent_comm, "parent_comm[16]"),
-	RB_FIELD(RB_REC(struct rb_rec_sched_fork)->parent_pid, "pid_t", "parent_pid", N),
-	RB_TP_COMM(RB_REC(struct rb_rec_sched_fork)->child_comm, "child_comm[16]"),
-	RB_FIELD(RB_REC(struct rb_rec_sched_fork)->child_pid, "pid_t", "child_pid", N),
-};
-
-static const struct rb_field rb_f_sched_exec[] = {
-	RB_TP_ARRAY(RB_REC(struct rb_rec_sched_exec)->filename, char,
-		    "__data_loc char[]", "filename", S),
-	RB_FIELD(RB_REC(struct rb_rec_sched_exec)->pid, "pid_t", "pid", N),
-	RB_FIELD(RB_REC(struct rb_rec_sched_exec)->old_pid, "pid_t", "old_pid", N),
-};
-
-static const struct rb_field rb_f_sched_exit[] = {
-	RB_TP_COMM(RB_REC(struct rb_rec_sched_exit)->comm, "comm[16]"),
-	RB_FIELD(RB_REC(struct rb_rec_sched_exit)->pid, "pid_t", "pid", N),
-	RB_FIELD(RB_REC(struct rb_rec_sched_exit)->prio, "int", "prio", N),
-};
-
-static const struct rb_field rb_f_irq_entry[] = {
-	RB_FIELD(RB_REC(struct rb_rec_irq_entry)->irq, "int", "irq", N),
-	RB_TP_ARRAY(RB_REC(struct rb_rec_irq_entry)->name, char, "__data_loc char[]", "name", S),
-};
-
-static const struct rb_field rb_f_irq_exit[] = {
-	RB_FIELD(RB_REC(struct rb_rec_irq_exit)->irq, "int", "irq", N),
-	RB_FIELD(RB_REC(struct rb_rec_irq_exit)->ret, "int", "ret", N),
-};
-
-static const struct rb_field rb_f_softirq[] = {
-	RB_FIELD(RB_REC(struct rb_rec_softirq)->vec, "unsigned int", "vec", N),
-};
-
-static const struct rb_field rb_f_hrtimer_entry[] = {
-	RB_FIELD(RB_REC(struct rb_rec_hrtimer_entry)->hrtimer, "void *", "hrtimer", H),
-	RB_FIELD(RB_REC(struct rb_rec_hrtimer_entry)->now, "s64", "now", N),
-	RB_FIELD(RB_REC(struct rb_rec_hrtimer_entry)->function, "void *", "function", H),
-};
-
-static const struct rb_field rb_f_hrtimer_exit[] = {
-	RB_FIELD(RB_REC(struct rb_rec_hrtimer_exit)->hrtimer, "void *", "hrtimer", H),
-};
-
-static const struct rb_field rb_f_work[] = {
-	RB_FIELD(RB_REC(struct rb_rec_work)->work, "void *", "work", H),
-	RB_FIELD(RB_REC(struct rb_rec_work)->function, "void *", "function", H),
-};
-
-static const struct rb_field rb_f_sys_enter[] = {
-	RB_FIELD(RB_REC(struct rb_rec_sys_enter)->id, "long", "id", N),
-	RB_TP_ARRAY(RB_REC(struct rb_rec_sys_enter)->args, unsigned long,
-		    "unsigned long", "args[6]", RB_FIELD_BYTES),
-};
-
-static const struct rb_field rb_f_sys_exit[] = {
-	RB_FIELD(RB_REC(struct rb_rec_sys_exit)->id, "long", "id", N),
-	RB_FIELD(RB_REC(struct rb_rec_sys_exit)->ret, "long", "ret", N),
-};
-
-static const struct rb_field rb_f_irq_dur[] = {
-	RB_FIELD(RB_REC(struct rb_rec_irq_dur)->start, "u64", "start", N),
-	RB_FIELD(RB_REC(struct rb_rec_irq_dur)->duration, "u64", "duration", N),
-	RB_FIELD(RB_REC(struct rb_rec_irq_dur)->irq, "int", "irq", N),
-	RB_FIELD(RB_REC(struct rb_rec_irq_dur)->ret, "int", "ret", N),
-	RB_TP_ARRAY(RB_REC(struct rb_rec_irq_dur)->name, char, "__data_loc char[]", "name", S),
-};
-
-static const struct rb_field rb_f_softirq_dur[] = {
-	RB_FIELD(RB_REC(struct rb_rec_softirq_dur)->start, "u64", "start", N),
-	RB_FIELD(RB_REC(struct rb_rec_softirq_dur)->duration, "u64", "duration", N),
-	RB_FIELD(RB_REC(struct rb_rec_softirq_dur)->vec, "unsigned int", "vec", N),
-};
-
-static const struct rb_field rb_f_hrtimer_dur[] = {
-	RB_FIELD(RB_REC(struct rb_rec_hrtimer_dur)->start, "u64", "start", N),
-	RB_FIELD(RB_REC(struct rb_rec_hrtimer_dur)->duration, "u64", "duration", N),
-	RB_FIELD(RB_REC(struct rb_rec_hrtimer_dur)->hrtimer, "void *", "hrtimer", H),
-	RB_FIELD(RB_REC(struct rb_rec_hrtimer_dur)->now, "s64", "now", N),
-	RB_FIELD(RB_REC(struct rb_rec_hrtimer_dur)->function, "void *", "function", H),
-};
-
-static const struct rb_field rb_f_work_dur[] = {
-	RB_FIELD(RB_REC(struct rb_rec_work_dur)->start, "u64", "start", N),
-	RB_FIELD(RB_REC(struct rb_rec_work_dur)->duration, "u64", "duration", N),
-	RB_FIELD(RB_REC(struct rb_rec_work_dur)->work, "void *", "work", H),
-	RB_FIELD(RB_REC(struct rb_rec_work_dur)->function, "void *", "function", H),
-};
-
-static const struct rb_field rb_f_sys_dur[] = {
-	RB_FIELD(RB_REC(struct rb_rec_sys_dur)->start, "u64", "start", N),
-	RB_FIELD(RB_REC(struct rb_rec_sys_dur)->duration, "u64", "duration", N),
-	RB_FIELD(RB_REC(struct rb_rec_sys_dur)->id, "long", "id", N),
-	RB_TP_ARRAY(RB_REC(struct rb_rec_sys_dur)->args, unsigned long,
-		    "unsigned long", "args[6]", RB_FIELD_BYTES),
-	RB_FIELD(RB_REC(struct rb_rec_sys_dur)->ret, "long", "ret", N),
-};
-
-#undef N
-#undef H
-#undef S
-
-/* ---- print fmt: the kernel's, byte for byte ---------------------------- */
-
-enum rb_tp_id {
-	RB_TP_SCHED_SWITCH,
-	RB_TP_SCHED_WAKEUP,
-	RB_TP_SCHED_WAKING,
-	RB_TP_SCHED_FORK,
-	RB_TP_SCHED_EXEC,
-	RB_TP_SCHED_EXIT,
-	RB_TP_IRQ_ENTRY,
-	RB_TP_IRQ_EXIT,
-	RB_TP_SOFTIRQ_ENTRY,
-	RB_TP_SOFTIRQ_EXIT,
-	RB_TP_HRTIMER_ENTRY,
-	RB_TP_HRTIMER_EXIT,
-	RB_TP_WORK_START,
-	RB_TP_WORK_END,
-	RB_TP_SYS_ENTER,
-	RB_TP_SYS_EXIT,
-	RB_TP_NR
-};
-
-#define RB_SOFTIRQ_SYMBOLS						\
-	"__print_symbolic(REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" }, { 2, \"NET_TX\" }, { 3, \"NET_RX\" }, { 4, \"BLOCK\" }, { 5, \"IRQ_POLL\" }, { 6, \"TASKLET\" }, { 7, \"SCHED\" }, { 8, \"HRTIMER\" }, { 9, \"RCU\" })"
-
-static const char * const rb_tp_print_fmt[RB_TP_NR] = {
-	/*
-	 * The kernel's TP_printk() arguments, with its macros: the
-	 * preprocessor expands and stringifies them as it does for the
-	 * kernel (include/trace/events/sched.h), so the text follows this
-	 * kernel's task state bits.
-	 */
-	[RB_TP_SCHED_SWITCH] =
-		"\"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d\", "
-		__stringify(REC->prev_comm, REC->prev_pid, REC->prev_prio,
-			    (REC->prev_state & (TASK_REPORT_MAX - 1)) ?
-			    __print_flags(REC->prev_state & (TASK_REPORT_MAX - 1), "|",
-					  { TASK_INTERRUPTIBLE, "S" },
-					  { TASK_UNINTERRUPTIBLE, "D" },
-					  { __TASK_STOPPED, "T" },
-					  { __TASK_TRACED, "t" },
-					  { EXIT_DEAD, "X" },
-					  { EXIT_ZOMBIE, "Z" },
-					  { TASK_PARKED, "P" },
-					  { TASK_DEAD, "I" }) :
-			    "R",
-			    REC->prev_state & TASK_REPORT_MAX ? "+" : "",
-			    REC->next_comm, REC->next_pid, REC->next_prio),
-	[RB_TP_SCHED_WAKEUP] =
-		"\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu",
-	[RB_TP_SCHED_WAKING] =
-		"\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu",
-	[RB_TP_SCHED_FORK] =
-		"\"comm=%s pid=%d child_comm=%s child_pid=%d\", REC->parent_comm, REC->parent_pid, REC->child_comm, REC->child_pid",
-	[RB_TP_SCHED_EXEC] =
-		"\"filename=%s pid=%d old_pid=%d\", __get_str(filename), REC->pid, REC->old_pid",
-	[RB_TP_SCHED_EXIT] =
-		"\"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio",
-	[RB_TP_IRQ_ENTRY] =
-		"\"irq=%d name=%s\", REC->irq, __get_str(name)",
-	[RB_TP_IRQ_EXIT] =
-		"\"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"",
-	[RB_TP_SOFTIRQ_ENTRY] =
-		"\"vec=%u [action=%s]\", REC->vec, " RB_SOFTIRQ_SYMBOLS,
-	[RB_TP_SOFTIRQ_EXIT] =
-		"\"vec=%u [action=%s]\", REC->vec, " RB_SOFTIRQ_SYMBOLS,
-	[RB_TP_HRTIMER_ENTRY] =
-		"\"hrtimer=%p function=%ps now=%llu\", REC->hrtimer, REC->function, (unsigned long long) REC->now",
-	[RB_TP_HRTIMER_EXIT] =
-		"\"hrtimer=%p\", REC->hrtimer",
-	[RB_TP_WORK_START] =
-		"\"work struct %p: function %ps\", REC->work, REC->function",
-	[RB_TP_WORK_END] =
-		"\"work struct %p: function %ps\", REC->work, REC->function",
-	[RB_TP_SYS_ENTER] =
-		"\"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, REC->args[0], REC->args[1], REC->args[2], REC->args[3], REC->args[4], REC->args[5]",
-	[RB_TP_SYS_EXIT] =
-		"\"NR %ld = %ld\", REC->id, REC->ret",
-};
-
-/* The duration events': the entry's and exit's, then start and duration. */
-static const char * const rb_dur_print_fmt[RB_PAIR_NR] = {
-	[RB_PAIR_IRQ] =
-		"\"irq=%d name=%s ret=%s start=%llu duration=%llu\", REC->irq, __get_str(name), REC->ret ? \"handled\" : \"unhandled\", REC->start, REC->duration",
-	[RB_PAIR_SOFTIRQ] =
-		"\"vec=%u [action=%s] start=%llu duration=%llu\", REC->vec, " RB_SOFTIRQ_SYMBOLS
-		", REC->start, REC->duration",
-	[RB_PAIR_HRTIMER] =
-		"\"hrtimer=%p function=%ps now=%llu start=%llu duration=%llu\", REC->hrtimer, REC->function, (unsigned long long) REC->now, REC->start, REC->duration",
-	[RB_PAIR_WORK] =
-		"\"work struct %p: function %ps start=%llu duration=%llu\", REC->work, REC->function, REC->start, REC->duration",
-	[RB_PAIR_SYSCALL] =
-		"\"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx) = %ld start=%llu duration=%llu\", REC->id, REC->args[0], REC->args[1], REC->args[2], REC->args[3], REC->args[4], REC->args[5], REC->ret, REC->start, REC->duration",
-};
-
-/* ---- text: what the kernel's trace file shows for each ----------------- */
-
-/* A record shorter than its fixed part (never written so): say so. */
-static bool rb_tp_short(struct seq_buf *s, const struct rb_event_type *type,
-			unsigned int len, unsigned int need)
-{
-	if (len >= need)
-		return false;
-	seq_buf_printf(s, "%s: (short record: %u bytes)\n", type->name, len);
-	return true;
-}
-
-/* A __data_loc string of @rec, or a placeholder when it does not fit. */
-static const char *rb_tp_str(const void *rec, unsigned int len, u32 loc, int *n)
-{
-	unsigned int off = loc & 0xffff, size = loc >> 16;
-
-	if (!size || off + size > len) {
-		*n = 5;
-		return "(bad)";
-	}
-	*n = strnlen(rec + off, size);
-	return rec + off;
-}
-
-/* __print_flags() of the task states, then "+" when preempted. */
-static void rb_print_prev_state(struct seq_buf *s, long state)
-{
-	static const struct { unsigned int bit; char c; } flags[] = {
-		{ TASK_INTERRUPTIBLE, 'S' }, { TASK_UNINTERRUPTIBLE, 'D' },
-		{ __TASK_STOPPED, 'T' }, { __TASK_TRACED, 't' },
-		{ EXIT_DEAD, 'X' }, { EXIT_ZOMBIE, 'Z' },
-		{ TASK_PARKED, 'P' }, { TASK_DEAD, 'I' },
-	};
-	unsigned long left = state & (TASK_REPORT_MAX - 1);
-	const char *delim = "";
-	unsigned int i;
-
-	if (!left)
-		seq_buf_printf(s, "R");
-	for (i = 0; i < ARRAY_SIZE(flags) && left; i++) {
-		if ((left & flags[i].bit) != flags[i].bit)
-			continue;
-		seq_buf_printf(s, "%s%c", delim, flags[i].c);
-		delim = "|";
-		left &= ~flags[i].bit;
-	}
-	if (left)
-		seq_buf_printf(s, "%s0x%lx", delim, left);
-	if (state & TASK_REPORT_MAX)
-		seq_buf_printf(s, "+");
-}
-
-static void rb_print_sched_switch(struct seq_buf *s, const struct rb_event_type *type,
-				  const void *rec, unsigned int len)
-{
-	const struct rb_rec_sched_switch *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: prev_comm=%.*s prev_pid=%d prev_prio=%d prev_state=",
-		       type->name, RB_COMM_LEN, r->prev_comm, r->prev_pid, r->prev_prio);
-	rb_print_prev_state(s, r->prev_state);
-	seq_buf_printf(s, " ==> next_comm=%.*s next_pid=%d next_prio=%d\n",
-		       RB_COMM_LEN, r->next_comm, r->next_pid, r->next_prio);
-}
-
-static void rb_print_sched_wakeup(struct seq_buf *s, const struct rb_event_type *type,
-				  const void *rec, unsigned int len)
-{
-	const struct rb_rec_sched_wakeup *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: comm=%.*s pid=%d prio=%d target_cpu=%03d\n", type->name,
-		       RB_COMM_LEN, r->comm, r->pid, r->prio, r->target_cpu);
-}
-
-static void rb_print_sched_fork(struct seq_buf *s, const struct rb_event_type *type,
-				const void *rec, unsigned int len)
-{
-	const struct rb_rec_sched_fork *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: comm=%.*s pid=%d child_comm=%.*s child_pid=%d\n", type->name,
-		       RB_COMM_LEN, r->parent_comm, r->parent_pid, RB_COMM_LEN, r->child_comm,
-		       r->child_pid);
-}
-
-static void rb_print_sched_exec(struct seq_buf *s, const struct rb_event_type *type,
-				const void *rec, unsigned int len)
-{
-	const struct rb_rec_sched_exec *r = rec;
-	const char *str;
-	int n;
-
-	if (rb_tp_short(s, type, len, offsetof(typeof(*r), data)))
-		return;
-	str = rb_tp_str(rec, len, r->filename, &n);
-	seq_buf_printf(s, "%s: filename=%.*s pid=%d old_pid=%d\n", type->name, n, str,
-		       r->pid, r->old_pid);
-}
-
-static void rb_print_sched_exit(struct seq_buf *s, const struct rb_event_type *type,
-				const void *rec, unsigned int len)
-{
-	const struct rb_rec_sched_exit *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: comm=%.*s pid=%d prio=%d\n", type->name,
-		       RB_COMM_LEN, r->comm, r->pid, r->prio);
-}
-
-static void rb_print_irq_entry(struct seq_buf *s, const struct rb_event_type *type,
-			       const void *rec, unsigned int len)
-{
-	const struct rb_rec_irq_entry *r = rec;
-	const char *str;
-	int n;
-
-	if (rb_tp_short(s, type, len, offsetof(typeof(*r), data)))
-		return;
-	str = rb_tp_str(rec, len, r->name, &n);
-	seq_buf_printf(s, "%s: irq=%d name=%.*s\n", type->name, r->irq, n, str);
-}
-
-static void rb_print_irq_exit(struct seq_buf *s, const struct rb_event_type *type,
-			      const void *rec, unsigned int len)
-{
-	const struct rb_rec_irq_exit *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: irq=%d ret=%s\n", type->name, r->irq,
-		       r->ret ? "handled" : "unhandled");
-}
-
-/* show_softirq_name(): __print_symbolic() of the vector. */
-static void rb_print_vec(struct seq_buf *s, unsigned int vec)
-{
-	static const char * const names[] = {
-		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
-		"TASKLET", "SCHED", "HRTIMER", "RCU",
-	};
-
-	if (vec < ARRAY_SIZE(names))
-		seq_buf_printf(s, "vec=%u [action=%s]", vec, names[vec]);
-	else
-		seq_buf_printf(s, "vec=%u [action=0x%x]", vec, vec);
-}
-
-static void rb_print_softirq(struct seq_buf *s, const struct rb_event_type *type,
-			     const void *rec, unsigned int len)
-{
-	const struct rb_rec_softirq *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: ", type->name);
-	rb_print_vec(s, r->vec);
-	seq_buf_printf(s, "\n");
-}
-
-static void rb_print_hrtimer_entry(struct seq_buf *s, const struct rb_event_type *type,
-				   const void *rec, unsigned int len)
-{
-	const struct rb_rec_hrtimer_entry *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: hrtimer=%p function=%ps now=%llu\n", type->name,
-		       r->hrtimer, r->function, (unsigned long long)r->now);
-}
-
-static void rb_print_hrtimer_exit(struct seq_buf *s, const struct rb_event_type *type,
-				  const void *rec, unsigned int len)
-{
-	const struct rb_rec_hrtimer_exit *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: hrtimer=%p\n", type->name, r->hrtimer);
-}
-
-static void rb_print_work(struct seq_buf *s, const struct rb_event_type *type,
-			  const void *rec, unsigned int len)
-{
-	const struct rb_rec_work *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: work struct %p: function %ps\n", type->name, r->work,
-		       r->function);
-}
-
-static void rb_print_args(struct seq_buf *s, const unsigned long *args)
-{
-	seq_buf_printf(s, "(%lx, %lx, %lx, %lx, %lx, %lx)", args[0], args[1], args[2],
-		       args[3], args[4], args[5]);
-}
-
-static void rb_print_sys_enter(struct seq_buf *s, const struct rb_event_type *type,
-			       const void *rec, unsigned int len)
-{
-	const struct rb_rec_sys_enter *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: NR %ld ", type->name, r->id);
-	rb_print_args(s, r->args);
-	seq_buf_printf(s, "\n");
-}
-
-static void rb_print_sys_exit(struct seq_buf *s, const struct rb_event_type *type,
-			      const void *rec, unsigned int len)
-{
-	const struct rb_rec_sys_exit *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: NR %ld = %ld\n", type->name, r->id, r->ret);
-}
-
-static void rb_print_dur(struct seq_buf *s, u64 start, u64 duration)
-{
-	seq_buf_printf(s, " start=%llu duration=%llu\n", start, duration);
-}
-
-static void rb_print_irq_dur(struct seq_buf *s, const struct rb_event_type *type,
-			     const void *rec, unsigned int len)
-{
-	const struct rb_rec_irq_dur *r = rec;
-	const char *str;
-	int n;
-
-	if (rb_tp_short(s, type, len, offsetof(typeof(*r), data)))
-		return;
-	str = rb_tp_str(rec, len, r->name, &n);
-	seq_buf_printf(s, "%s: irq=%d name=%.*s ret=%s", type->name, r->irq, n, str,
-		       r->ret ? "handled" : "unhandled");
-	rb_print_dur(s, r->start, r->duration);
-}
-
-static void rb_print_softirq_dur(struct seq_buf *s, const struct rb_event_type *type,
-				 const void *rec, unsigned int len)
-{
-	const struct rb_rec_softirq_dur *r = rec;
-
-	if (rb_tp_short(s, type, len, offsetofend(typeof(*r), vec)))
-		return;
-	seq_buf_printf(s, "%s: ", type->name);
-	rb_print_vec(s, r->vec);
-	rb_print_dur(s, r->start, r->duration);
-}
-
-static void rb_print_hrtimer_dur(struct seq_buf *s, const struct rb_event_type *type,
-				 const void *rec, unsigned int len)
-{
-	const struct rb_rec_hrtimer_dur *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: hrtimer=%p function=%ps now=%llu", type->name,
-		       r->hrtimer, r->function, (unsigned long long)r->now);
-	rb_print_dur(s, r->start, r->duration);
-}
-
-static void rb_print_work_dur(struct seq_buf *s, const struct rb_event_type *type,
-			      const void *rec, unsigned int len)
-{
-	const struct rb_rec_work_dur *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: work struct %p: function %ps", type->name, r->work,
-		       r->function);
-	rb_print_dur(s, r->start, r->duration);
-}
-
-static void rb_print_sys_dur(struct seq_buf *s, const struct rb_event_type *type,
-			     const void *rec, unsigned int len)
-{
-	const struct rb_rec_sys_dur *r = rec;
-
-	if (rb_tp_short(s, type, len, sizeof(*r)))
-		return;
-	seq_buf_printf(s, "%s: NR %ld ", type->name, r->id);
-	rb_print_args(s, r->args);
-	seq_buf_printf(s, " = %ld", r->ret);
-	rb_print_dur(s, r->start, r->duration);
-}
+#include "rb_tp_format.h"
 
 /* ---- the event table --------------------------------------------------- */
 
@@ -737,6 +67,7 @@ struct rb_tp_event {
 
 /* Defined below, with the probes it names. */
 static struct rb_tp_event rb_tp_events[RB_TP_NR];
+/* The duration filter's events, one per pair. */
 static struct rb_event_type rb_dur_types[RB_PAIR_NR];
 static bool rb_dur_registered[RB_PAIR_NR];
 
@@ -783,12 +114,15 @@ static __always_inline u32 rb_tp_put_str(void *rec, unsigned int off, const char
 	return (n << 16) | off;
 }
 
-/* strlen + 1, with the kernel's "(null)" for a NULL string. */
+/*
+ * strlen + 1, with the kernel's "(null)" for a NULL string; at most what
+ * the length half of a __data_loc holds (the copy is cut there).
+ */
 static __always_inline const char *rb_tp_str_src(const char *str, unsigned int *n)
 {
 	if (!str)
 		str = "(null)";
-	*n = strlen(str) + 1;
+	*n = min_t(size_t, strlen(str), U16_MAX - 1) + 1;
 	return str;
 }
 
@@ -1298,77 +632,41 @@ static void rb_tp_unreg(struct rb_event_type *type)
 		pr_warn("rbtrace: %s: cannot unregister the probe (%d)\n", type->name, ret);
 }
 
-/* sizeof, not ARRAY_SIZE(): @_f appears once outside sizeof. */
-#define RB_TP(_id, _sys, _name, _f, _print, _probe, _pair, _exit)	\
-	[_id] = {							\
-		.type = {						\
-			.system = _sys, .name = _name,			\
-			.fields = _f,					\
-			.nr_fields = sizeof(_f) / sizeof((_f)[0]),	\
-			.print = _print,				\
-			.reg = rb_tp_reg, .unreg = rb_tp_unreg,		\
-		},							\
-		.probe = _probe, .pair = _pair, .is_exit = _exit,	\
-	}
+#define RB_TP(_id, _probe, _pair, _exit)				\
+	[_id] = { .probe = _probe, .pair = _pair, .is_exit = _exit }
 
 static struct rb_tp_event rb_tp_events[RB_TP_NR] = {
-	RB_TP(RB_TP_SCHED_SWITCH, "sched", "sched_switch", rb_f_sched_switch,
-	      rb_print_sched_switch, rb_probe_sched_switch, -1, false),
-	RB_TP(RB_TP_SCHED_WAKEUP, "sched", "sched_wakeup", rb_f_sched_wakeup,
-	      rb_print_sched_wakeup, rb_probe_sched_wakeup, -1, false),
-	RB_TP(RB_TP_SCHED_WAKING, "sched", "sched_waking", rb_f_sched_wakeup,
-	      rb_print_sched_wakeup, rb_probe_sched_waking, -1, false),
-	RB_TP(RB_TP_SCHED_FORK, "sched", "sched_process_fork", rb_f_sched_fork,
-	      rb_print_sched_fork, rb_probe_sched_fork, -1, false),
-	RB_TP(RB_TP_SCHED_EXEC, "sched", "sched_process_exec", rb_f_sched_exec,
-	      rb_print_sched_exec, rb_probe_sched_exec, -1, false),
-	RB_TP(RB_TP_SCHED_EXIT, "sched", "sched_process_exit", rb_f_sched_exit,
-	      rb_print_sched_exit, rb_probe_sched_exit, -1, false),
-	RB_TP(RB_TP_IRQ_ENTRY, "irq", "irq_handler_entry", rb_f_irq_entry,
-	      rb_print_irq_entry, rb_probe_irq_entry, RB_PAIR_IRQ, false),
-	RB_TP(RB_TP_IRQ_EXIT, "irq", "irq_handler_exit", rb_f_irq_exit,
-	      rb_print_irq_exit, rb_probe_irq_exit, RB_PAIR_IRQ, true),
-	RB_TP(RB_TP_SOFTIRQ_ENTRY, "irq", "softirq_entry", rb_f_softirq,
-	      rb_print_softirq, rb_probe_softirq_entry, RB_PAIR_SOFTIRQ, false),
-	RB_TP(RB_TP_SOFTIRQ_EXIT, "irq", "softirq_exit", rb_f_softirq,
-	      rb_print_softirq, rb_probe_softirq_exit, RB_PAIR_SOFTIRQ, true),
-	RB_TP(RB_TP_HRTIMER_ENTRY, "timer", "hrtimer_expire_entry", rb_f_hrtimer_entry,
-	      rb_print_hrtimer_entry, rb_probe_hrtimer_entry,
-	      RB_PAIR_HRTIMER, false),
-	RB_TP(RB_TP_HRTIMER_EXIT, "timer", "hrtimer_expire_exit", rb_f_hrtimer_exit,
-	      rb_print_hrtimer_exit, rb_probe_hrtimer_exit,
-	      RB_PAIR_HRTIMER, true),
-	RB_TP(RB_TP_WORK_START, "workqueue", "workqueue_execute_start", rb_f_work,
-	      rb_print_work, rb_probe_work_start, RB_PAIR_WORK, false),
-	RB_TP(RB_TP_WORK_END, "workqueue", "workqueue_execute_end", rb_f_work,
-	      rb_print_work, rb_probe_work_end, RB_PAIR_WORK, true),
-	RB_TP(RB_TP_SYS_ENTER, "raw_syscalls", "sys_enter", rb_f_sys_enter,
-	      rb_print_sys_enter, rb_probe_sys_enter, RB_PAIR_SYSCALL, false),
-	RB_TP(RB_TP_SYS_EXIT, "raw_syscalls", "sys_exit", rb_f_sys_exit,
-	      rb_print_sys_exit, rb_probe_sys_exit, RB_PAIR_SYSCALL, true),
+	RB_TP(RB_TP_SCHED_SWITCH, rb_probe_sched_switch, -1, false),
+	RB_TP(RB_TP_SCHED_WAKEUP, rb_probe_sched_wakeup, -1, false),
+	RB_TP(RB_TP_SCHED_WAKING, rb_probe_sched_waking, -1, false),
+	RB_TP(RB_TP_SCHED_FORK, rb_probe_sched_fork, -1, false),
+	RB_TP(RB_TP_SCHED_EXEC, rb_probe_sched_exec, -1, false),
+	RB_TP(RB_TP_SCHED_EXIT, rb_probe_sched_exit, -1, false),
+	RB_TP(RB_TP_IRQ_ENTRY, rb_probe_irq_entry, RB_PAIR_IRQ, false),
+	RB_TP(RB_TP_IRQ_EXIT, rb_probe_irq_exit, RB_PAIR_IRQ, true),
+	RB_TP(RB_TP_SOFTIRQ_ENTRY, rb_probe_softirq_entry, RB_PAIR_SOFTIRQ, false),
+	RB_TP(RB_TP_SOFTIRQ_EXIT, rb_probe_softirq_exit, RB_PAIR_SOFTIRQ, true),
+	RB_TP(RB_TP_HRTIMER_ENTRY, rb_probe_hrtimer_entry, RB_PAIR_HRTIMER, false),
+	RB_TP(RB_TP_HRTIMER_EXIT, rb_probe_hrtimer_exit, RB_PAIR_HRTIMER, true),
+	RB_TP(RB_TP_WORK_START, rb_probe_work_start, RB_PAIR_WORK, false),
+	RB_TP(RB_TP_WORK_END, rb_probe_work_end, RB_PAIR_WORK, true),
+	RB_TP(RB_TP_SYS_ENTER, rb_probe_sys_enter, RB_PAIR_SYSCALL, false),
+	RB_TP(RB_TP_SYS_EXIT, rb_probe_sys_exit, RB_PAIR_SYSCALL, true),
 };
 
-/* No reg: always on, no enable file; written while the filter applies. */
-#define RB_DUR(_id, _sys, _name, _f, _print)				\
-	[_id] = {							\
-		.system = _sys, .name = _name,				\
-		.fields = _f,						\
-		.nr_fields = sizeof(_f) / sizeof((_f)[0]),		\
-		.print = _print,					\
-	}
-
-static struct rb_event_type rb_dur_types[RB_PAIR_NR] = {
-	RB_DUR(RB_PAIR_IRQ, "irq", "irq_handler_duration", rb_f_irq_dur,
-	       rb_print_irq_dur),
-	RB_DUR(RB_PAIR_SOFTIRQ, "irq", "softirq_duration", rb_f_softirq_dur,
-	       rb_print_softirq_dur),
-	RB_DUR(RB_PAIR_HRTIMER, "timer", "hrtimer_expire_duration", rb_f_hrtimer_dur,
-	       rb_print_hrtimer_dur),
-	RB_DUR(RB_PAIR_WORK, "workqueue", "workqueue_execute_duration", rb_f_work_dur,
-	       rb_print_work_dur),
-	RB_DUR(RB_PAIR_SYSCALL, "raw_syscalls", "sys_duration", rb_f_sys_dur,
-	       rb_print_sys_dur),
-};
+/* Their type from their description; the tracepoint events can be switched. */
+static void rb_tp_type_init(struct rb_event_type *type, const struct rb_tp_desc *d, bool reg)
+{
+	type->system = d->system;
+	type->name = d->name;
+	type->fields = d->fields;
+	type->nr_fields = d->nr_fields;
+	type->print_fmt = d->print_fmt;
+	type->print = d->print;
+	/* No reg: always on, no enable file (the duration events). */
+	type->reg = reg ? rb_tp_reg : NULL;
+	type->unreg = reg ? rb_tp_unreg : NULL;
+}
 
 static void rb_tp_lookup(struct tracepoint *tp, void *priv)
 {
@@ -1425,11 +723,14 @@ int rb_tracepoints_init(void)
 	ret = rb_duration_init(rb_debugfs_dir());
 	if (ret)
 		return ret;
+	for (i = 0; i < RB_TP_NR; i++)
+		rb_tp_type_init(&rb_tp_events[i].type, &rb_tp_descs[i], true);
+	for (i = 0; i < RB_PAIR_NR; i++)
+		rb_tp_type_init(&rb_dur_types[i], &rb_dur_descs[i], false);
 	for_each_kernel_tracepoint(rb_tp_lookup, NULL);
 	for (i = 0; i < RB_TP_NR; i++) {
 		struct rb_tp_event *ev = &rb_tp_events[i];
 
-		ev->type.print_fmt = rb_tp_print_fmt[i];
 		if (!ev->tp) {
 			pr_info("rbtrace: this kernel has no tracepoint %s: no event %s:%s\n",
 				ev->type.name, ev->type.system, ev->type.name);
@@ -1443,7 +744,6 @@ int rb_tracepoints_init(void)
 	for (i = 0; i < RB_PAIR_NR; i++) {
 		if (!rb_pair_present(i))
 			continue;
-		rb_dur_types[i].print_fmt = rb_dur_print_fmt[i];
 		ret = rb_event_register(&rb_dur_types[i]);
 		if (ret)
 			goto fail;
