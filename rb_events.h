@@ -89,10 +89,13 @@ struct rb_field {
 	.size = sizeof(e), .is_signed = is_signed_type(typeof(e)),	\
 	.kind = (k) }
 
-/* A trailing flexible array: size 0, as tracefs prints it. */
+/*
+ * A trailing flexible array: size 0, as tracefs prints it; signed as its
+ * element (char is signed on 6.1, unsigned since 6.2's -funsigned-char).
+ */
 #define RB_FIELD_FLEX(e, t, n, k) {					\
 	.type = (t), .name = (n), .offset = (size_t)&(e), .size = 0,	\
-	.is_signed = false, .kind = (k) }
+	.is_signed = is_signed_type(typeof((e)[0])), .kind = (k) }
 
 struct rb_event_type;
 
