@@ -192,10 +192,10 @@ static __always_inline int rb_dur_cpu_exit_hook(enum rb_pair_id id, unsigned lon
 	unsigned int gen;
 	u64 now, thresh;
 
-	now = rb_dur_now();
 	thresh = rb_dur_state(p, &gen);
 	if (!thresh)
 		return RB_DUR_OFF;
+	now = rb_dur_now();
 	v = rb_dur_cpu_exit(rb_dur_cpu_slot(p->cpu), key, now, gen, thresh, m);
 	this_cpu_inc(p->stats->n[v]);
 	return v;
@@ -236,10 +236,10 @@ static __always_inline int rb_dur_task_exit_hook(enum rb_pair_id id, unsigned lo
 	unsigned int gen;
 	u64 now, thresh;
 
-	now = rb_dur_now();
 	thresh = rb_dur_state(p, &gen);
 	if (!thresh)
 		return RB_DUR_OFF;
+	now = rb_dur_now();
 	rb_dur_tkey_init(&k, key);
 	v = rb_dur_task_exit(&p->table, &k, now, gen, thresh, m, n);
 	this_cpu_inc(p->stats->n[v]);
