@@ -52,8 +52,10 @@
  * Costs: an entry is a clock read and a few stores (per task: one
  * cmpxchg); an exit the same plus the event when kept. No lock, no
  * allocation, no waiting. tracing_thresh_stats counts, per pair, the
- * exits kept, the ones too short, the unmatched ones and the collisions
- * (per-task entries lost to another task hashed to the same slot).
+ * exits kept, too short, unmatched (no entry saved: enabled mid-pair, a
+ * change of settings) and lost (the entry was evicted by another task's
+ * hashed to the same slot, or torn), and the per-task entries that found
+ * their slot busy or evicted another's (collisions).
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
