@@ -327,6 +327,18 @@ bool rb_clock_in_ns(void)
 	return !clock || clock->in_ns;
 }
 
+/**
+ * rb_clock_name - the name of the clock in force, for the trace header
+ *
+ * Return: its trace_clock name.
+ */
+const char *rb_clock_name(void)
+{
+	const struct rb_clock *clock = READ_ONCE(rb_cur_clock);
+
+	return clock ? clock->name : "local";
+}
+
 static int trace_clock_show(struct seq_file *m, void *v)
 {
 	const struct rb_clock *cur = READ_ONCE(rb_cur_clock);

@@ -44,6 +44,7 @@ void rb_reset_buffer(int cpu);
 
 /* Clock and wake-up settings (rb_debugfs.c) */
 bool rb_clock_in_ns(void);
+const char *rb_clock_name(void);
 int rb_buffer_percent(void);
 void rb_print_ts(struct seq_buf *s, u64 ts);
 

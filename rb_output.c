@@ -157,6 +157,8 @@ static void rb_print_header(struct seq_file *m)
 	seq_puts(m, "# tracer: nop\n#\n");
 	seq_printf(m, "# entries-in-buffer/entries-written: %llu/%llu   #P:%d\n",
 		   entries, total, num_online_cpus());
+	/* Stamps mean nothing without their clock (trace_clock). */
+	seq_printf(m, "# clock: %s\n", rb_clock_name());
 	seq_puts(m, "#\n"
 		 "#                                _-----=> irqs-off/BH-disabled\n"
 		 "#                               / _----=> need-resched\n"
