@@ -22,6 +22,10 @@
  * in the order written; stamps never go back on a CPU and fall in the
  * window; records are missing only where a page says events were missed.
  * Exits 0 when everything holds, 1 otherwise, 2 on bad usage.
+ *
+ * Build (host or guest: Debian's libtraceevent-dev):
+ *   gcc -O2 -o rbt-kbuf-check rbt-kbuf-check.c $(pkg-config --cflags --libs libtraceevent)
+ * tests/guest/29-libtraceevent.tc and 31-subbuf-order.tc build and run it.
  */
 #include <errno.h>
 #include <stdarg.h>
