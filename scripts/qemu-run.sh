@@ -18,7 +18,12 @@
 #   --smp N           virtual CPUs (default 2)
 #   --mem SIZE        guest memory (default 2G)
 #   --icount          -icount shift=0: guest time follows instructions,
-#                     for repeatable benchmark figures
+#                     for repeatable benchmark figures (implies --one-thread)
+#   --one-thread      run every vCPU on one TCG thread. Slower, but exact
+#                     for code that other vCPUs patch while running it: with
+#                     QEMU 7.2's multi-threaded TCG, a vCPU was seen to run
+#                     an int3 that text_poke_bp() had already removed
+#                     (static keys flipped by tracepoint registration)
 #   --timeout SECS    hard limit for the whole boot (default 600)
 #   --results DIR     writable directory shared with the guest (default: a
 #                     new one under $RBT_CACHE/runs); console.log, rc,
@@ -43,6 +48,7 @@ stock=
 smp=2
 mem=2G
 icount=0
+one_thread=0
 timeout=600
 results=
 append=
@@ -65,6 +71,7 @@ parse_args() {
 		--smp) smp=$2; shift 2 ;;
 		--mem) mem=$2; shift 2 ;;
 		--icount) icount=1; shift ;;
+		--one-thread) one_thread=1; shift ;;
 		--timeout) timeout=$2; shift 2 ;;
 		--results) results=$2; shift 2 ;;
 		--append) append="$append $2"; shift 2 ;;
@@ -172,7 +179,7 @@ kernel_cmdline() {
 qemu_cmd() {
 	# -icount needs one TCG thread for all vCPUs (QEMU refuses MTTCG with it).
 	local threads=multi
-	[ "$icount" = 0 ] || threads=single
+	[ "$icount" = 0 ] && [ "$one_thread" = 0 ] || threads=single
 	qemu=(qemu-system-x86_64 -accel "tcg,thread=$threads" -cpu max -smp "$smp" -m "$mem"
 		-nodefaults -no-user-config -display none -monitor none -no-reboot
 		-serial "file:$results/console.log"
