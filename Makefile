@@ -2,6 +2,7 @@
 #
 # make                 build rbtrace.ko (W=1) against KDIR
 # make tests           rbtrace.ko with test hooks + KUnit modules (test kernel)
+# make samples         rbtrace.ko, then samples/rbtrace_sample.ko against it
 # make check           build against every supported kernel, boot the stock ones
 # make test / demo     the README's two commands
 # make bench           write-cost benchmark against ftrace's ring buffer
@@ -14,7 +15,7 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(shell $(TOP)/scripts/build-kernel.sh base))
 W ?= 1
 
-.PHONY: all module tests clean check test demo bench torture
+.PHONY: all module tests samples clean check test demo bench torture
 
 all: module
 
@@ -25,6 +26,9 @@ tests:
 	$(MAKE) -C $(KDIR) M=$(TOP) W=$(W) RBT_HOOKS=1 modules
 	$(MAKE) -C $(KDIR) M=$(TOP)/tests/kunit W=$(W) \
 		KBUILD_EXTRA_SYMBOLS=$(TOP)/Module.symvers modules
+
+samples: module
+	$(MAKE) -C $(TOP)/samples KDIR=$(KDIR) W=$(W) RBTRACE_SYMVERS=$(TOP)/Module.symvers
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean
