@@ -1,12 +1,169 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of scripts/bench.sh: load rbtrace and the benchmark module,
-# keep the benchmark's lines. Usage: guest-bench.sh BUILD_DIR EVENTS OUT
+# Guest side of scripts/bench.sh. Usage: guest-bench.sh BUILD_DIR EVENTS OUT [PARTS]
+#
+# PARTS (comma-separated, default all): write (the write-cost module),
+# read (splice of trace_pipe_raw and trace_pipe text, rbtrace's against
+# ftrace's tracefs), hackbench (tracing overhead), mem (bytes beyond the
+# data pages). Every figure of rbtrace has ftrace's beside it from this
+# boot. One line per measurement goes to OUT; scripts/bench-report.py
+# turns them into tables.
+#
+# Environment: READ_N (markers of 10 bytes, default 100000; 256-byte ones:
+# a fifth), PIPE_N (default 20000), HB_ARGS (default "-g 4 -l 100"),
+# HB_RUNS (default 5).
 set -euo pipefail
-dir=$1 events=$2 out=$3
-insmod "$dir/rbtrace.ko"
-insmod "$dir/bench/rbtrace_bench.ko" events="$events"
-rmmod rbtrace_bench
-rmmod rbtrace
-dmesg | grep -o 'rbtrace_bench: impl=.*' >"$out"
+dir=$1 events=$2 out=$3 parts=${4:-write,read,hackbench,mem}
+rb=/sys/kernel/debug/rbtrace
+K=/sys/kernel/tracing
+tool=$dir/bench/rbt_readbench
+read_n=${READ_N:-100000}
+pipe_n=${PIPE_N:-20000}
+hb_args=${HB_ARGS:--g 4 -l 100}
+hb_runs=${HB_RUNS:-5}
+: >"$out"
+
+want() { [[ ,$parts, == *,$1,* ]]; }
+
+if want write; then
+	insmod "$dir/rbtrace.ko"
+	insmod "$dir/bench/rbtrace_bench.ko" events="$events"
+	rmmod rbtrace_bench
+	rmmod rbtrace
+	dmesg | grep -o 'rbtrace_bench: impl=.*' >>"$out"
+fi
+
+# The tracing directory of an implementation.
+tdir() { if [ "$1" = rbtrace ]; then echo "$rb"; else echo "$K"; fi; }
+
+# cstat IMPL CPU FIELD: a per-CPU stats counter ("overrun", "entries").
+cstat() { awk -v f="$3:" '$1 == f { print $2 }' "$(tdir "$1")/per_cpu/cpu$2/stats"; }
+
+# quiet: both off, empty, no events; $1 KiB per CPU for both.
+quiet() {
+	local d
+	for d in "$rb" "$K"; do
+		echo 0 >"$d/tracing_on"
+		echo >"$d/set_event"
+		echo "$1" >"$d/buffer_size_kb"
+		echo >"$d/trace"
+	done
+}
+
+if want read || want hackbench || want mem; then
+	insmod "$dir/rbtrace.ko" mode=overwrite
+	echo nop >"$K/current_tracer"
+	echo 1 >"$K/options/overwrite"
+fi
+
+if want read; then
+	for impl in rbtrace ftrace; do
+		d=$(tdir "$impl")
+		for size in 10 256; do
+			n=$read_n
+			[ "$size" = 10 ] || n=$((read_n / 5))
+			# drain: N events in the buffer, then splice them all out.
+			quiet 16384
+			echo 1 >"$d/tracing_on"
+			"$tool" write "$d" 1 "$n" "$size"
+			echo 0 >"$d/tracing_on"
+			r=$(taskset -c 0 "$tool" splice "$d" 1 /tmp/raw.out)
+			echo "readbench impl=$impl mode=drain size=$size written=$n $r overrun=$(cstat "$impl" 1 overrun)" >>"$out"
+			# live: a writer on CPU 1, the splice reader on CPU 0
+			# meanwhile, into 256 KiB; how many are lost depends on
+			# how the vCPUs were scheduled: three times.
+			for rep in 1 2 3; do
+				quiet 256
+				echo 1 >"$d/tracing_on"
+				r=$(taskset -c 0 "$tool" splice "$d" 1 /tmp/raw.out "$n" "$size" 1)
+				echo 0 >"$d/tracing_on"
+				echo "readbench impl=$impl mode=live size=$size rep=$rep written=$n $r overrun=$(cstat "$impl" 1 overrun)" >>"$out"
+			done
+		done
+		# trace_pipe text: N events in the buffer, read them all as text.
+		quiet 16384
+		echo 1 >"$d/tracing_on"
+		"$tool" write "$d" 1 "$pipe_n" 10
+		echo 0 >"$d/tracing_on"
+		r=$(taskset -c 0 "$tool" pipe "$d")
+		echo "readbench impl=$impl mode=pipe size=10 written=$pipe_n $r" >>"$out"
+	done
+	rm -f /tmp/raw.out
+fi
+
+if want hackbench; then
+	# The sched and irq events both have ("ftrace", "rbtrace"), and every
+	# sched:* irq:* event each has ("ftrace-all", "rbtrace-all": rbtrace
+	# has two duration events more, ftrace many sched events more).
+	# rbtrace's own duration events have no ftrace twin: left out.
+	same=
+	for e in $(cd "$rb/events" && find sched irq -mindepth 1 -maxdepth 1 -type d | sort); do
+		[ -d "$K/events/$e" ] && same="$same ${e/\//:}"
+	done
+	same=${same# }
+	echo "hackbench-setup args=$hb_args runs=$hb_runs events=${same// /,}" >>"$out"
+	for run in $(seq 1 "$hb_runs"); do
+		for impl in off ftrace rbtrace ftrace-all rbtrace-all; do
+			quiet 4096
+			case $impl in
+			ftrace) echo "$same" >"$K/set_event"; echo 1 >"$K/tracing_on" ;;
+			ftrace-all) echo 'sched:* irq:*' >"$K/set_event"; echo 1 >"$K/tracing_on" ;;
+			rbtrace) echo "$same" >"$rb/set_event"; echo 1 >"$rb/tracing_on" ;;
+			rbtrace-all) echo 'sched:* irq:*' >"$rb/set_event"; echo 1 >"$rb/tracing_on" ;;
+			esac
+			# shellcheck disable=SC2086
+			t=$(hackbench $hb_args | awk '/^Time:/ { print $2 }')
+			echo 0 >"$K/tracing_on"
+			echo 0 >"$rb/tracing_on"
+			rec=0
+			if [ "$impl" != off ]; then
+				for c in /sys/devices/system/cpu/cpu[0-9]*; do
+					c=${c##*cpu}
+					i=${impl%-all}
+					rec=$((rec + $(cstat "$i" "$c" entries) + $(cstat "$i" "$c" overrun)))
+				done
+			fi
+			echo "hackbench impl=$impl run=$run seconds=$t recorded=$rec" >>"$out"
+			[ -n "$t" ] || { echo "hackbench $hb_args printed no time" >&2; exit 1; }
+		done
+	done
+	quiet 1024
+fi
+
+# slab: bytes in use of every slab cache; memfree: MemFree in KiB.
+slab() { awk 'NR > 2 { s += $2 * $4 } END { print s }' /proc/slabinfo; }
+memfree() { awk '$1 == "MemFree:" { print $2 }' /proc/meminfo; }
+percpu() { awk '$1 == "Percpu:" { print $2 }' /proc/meminfo; }
+# settle: let deferred frees (RCU, work) of what was freed before land.
+settle() { sync; sleep 2; }
+
+if want mem; then
+	ncpu=$(nproc)
+	# Per sub-buffer: grow each buffer by 16 MiB per CPU (4096 pages).
+	for impl in rbtrace ftrace; do
+		d=$(tdir "$impl")
+		quiet 1024
+		settle
+		s0=$(slab) m0=$(memfree)
+		echo 17408 >"$d/buffer_size_kb"
+		s1=$(slab) m1=$(memfree)
+		echo "mem impl=$impl what=grow cpus=$ncpu pages_per_cpu=4096 slab_bytes=$((s1 - s0)) memfree_kb=$((m0 - m1))" >>"$out"
+		quiet 1024
+	done
+	rmmod rbtrace
+	# Per buffer: 256 buffers of 8 KiB per CPU held by the bench module,
+	# against the module loaded holding none; three times each.
+	insmod "$dir/rbtrace.ko"
+	for rep in 1 2 3; do
+		for impl in none rbtrace ftrace; do
+			settle
+			s0=$(slab) m0=$(memfree) p0=$(percpu)
+			insmod "$dir/bench/rbtrace_bench.ko" hold_kb=8 hold_count=256 impls="$impl"
+			s1=$(slab) m1=$(memfree) p1=$(percpu)
+			rmmod rbtrace_bench
+			echo "mem impl=$impl what=hold rep=$rep cpus=$ncpu buffers=256 kb_per_cpu=8 slab_bytes=$((s1 - s0)) memfree_kb=$((m0 - m1)) percpu_kb=$((p1 - p0))" >>"$out"
+		done
+	done
+fi
+lsmod | grep -q '^rbtrace ' && rmmod rbtrace
 [ -s "$out" ]

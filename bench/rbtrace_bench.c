@@ -10,6 +10,11 @@
  *                  reader=<0|1> events=<n> ns_per_event=<x.y>
  * Run it under QEMU -icount shift=0,align=off,sleep=off for figures that
  * repeat across boots (guest time counts instructions).
+ *
+ * With hold_kb=N it measures nothing: it allocates hold_count buffers of
+ * each kind named by impls (rbtrace, ftrace), N KiB per CPU, and frees
+ * them at unload, so that the memory a buffer takes beyond its data
+ * pages can be read from /proc/slabinfo and /proc/meminfo around the load.
  */
 #include <linux/module.h>
 #include <linux/kthread.h>
@@ -28,6 +33,18 @@ MODULE_PARM_DESC(events, "events written per writer per measurement (default 200
 static char *impls = "rbtrace,ftrace,limit";
 module_param(impls, charp, 0400);
 MODULE_PARM_DESC(impls, "comma-separated implementations to measure");
+
+static unsigned int hold_kb;
+module_param(hold_kb, uint, 0400);
+MODULE_PARM_DESC(hold_kb, "if set, measure nothing: allocate the impls' buffers of hold_kb KiB per CPU and hold them until unload (memory accounting)");
+
+#define BENCH_HOLD_MAX	256
+static unsigned int hold_count = 1;
+module_param(hold_count, uint, 0400);
+MODULE_PARM_DESC(hold_count, "with hold_kb: how many buffers of each impl (1 to 256)");
+
+static struct rbt_buffer *hold_rbt[BENCH_HOLD_MAX];
+static struct trace_buffer *hold_ftb[BENCH_HOLD_MAX];
 
 static unsigned int sizes[] = { 4, 10, 64, 256 };
 
@@ -317,12 +334,65 @@ static bool impl_wanted(enum bench_impl impl)
 	return strstr(impls, impl_names[impl]);
 }
 
+static void bench_free(void)
+{
+	if (ftb)
+		ring_buffer_free(ftb);
+	ftb = NULL;
+	rbt_free(rbt);
+	rbt = NULL;
+	limit_free();
+	limit_buf = NULL;
+}
+
+static void bench_hold_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < BENCH_HOLD_MAX; i++) {
+		if (hold_ftb[i])
+			ring_buffer_free(hold_ftb[i]);
+		hold_ftb[i] = NULL;
+		rbt_free(hold_rbt[i]);
+		hold_rbt[i] = NULL;
+	}
+}
+
+static int bench_hold(void)
+{
+	unsigned long size = (unsigned long)hold_kb << 10;
+	unsigned int i;
+
+	if (!hold_count || hold_count > BENCH_HOLD_MAX)
+		return -EINVAL;
+	for (i = 0; i < hold_count; i++) {
+		if (impl_wanted(IMPL_RBTRACE)) {
+			hold_rbt[i] = rbt_alloc(size, RBT_FL_OVERWRITE, 0);
+			if (!hold_rbt[i])
+				goto nomem;
+		}
+		if (impl_wanted(IMPL_FTRACE)) {
+			hold_ftb[i] = ring_buffer_alloc(size, RB_FL_OVERWRITE);
+			if (!hold_ftb[i])
+				goto nomem;
+		}
+	}
+	pr_info("rbtrace_bench: holding %u buffers of %u KiB per CPU of %s\n",
+		hold_count, hold_kb, impls);
+	return 0;
+nomem:
+	bench_hold_free();
+	return -ENOMEM;
+}
+
 static int __init bench_init(void)
 {
 	unsigned int i, impl;
 	bool reader;
 	int ret;
 
+	if (hold_kb)
+		return bench_hold();
 	memset(payload, 0x5a, sizeof(payload));
 	ret = limit_alloc();
 	rbt = rbt_alloc(BENCH_BUF_SIZE, RBT_FL_OVERWRITE, 0);
@@ -349,16 +419,14 @@ static int __init bench_init(void)
 	pr_info("rbtrace_bench: done\n");
 	ret = 0;
 out:
-	if (ftb)
-		ring_buffer_free(ftb);
-	rbt_free(rbt);
-	limit_free();
+	bench_free();
 	return ret;
 }
 
-/* Everything ran and was freed at load; unloading has nothing to do. */
+/* The measurements ran and freed everything at load; hold_kb's buffers remain. */
 static void __exit bench_exit(void)
 {
+	bench_hold_free();
 }
 
 module_init(bench_init);

@@ -17,9 +17,198 @@ def parse(path):
         if m:
             impl, size, writers, reader, _, ns = m.groups()
             res[(impl, int(size), int(writers), int(reader))] = float(ns)
-    if not res:
-        sys.exit(f'bench-report: no benchmark lines in {path}')
     return res
+
+
+def kv_lines(path, tag):
+    """The key=value lines of a kind ("readbench", "hackbench", "mem")."""
+    out = []
+    for line in open(path):
+        f = line.split()
+        if f and f[0] == tag:
+            d = {}
+            for kv in f[1:]:
+                if '=' in kv:
+                    k, v = kv.split('=', 1)
+                    d[k] = v
+            out.append(d)
+    return out
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return (xs[n // 2] + xs[(n - 1) // 2]) / 2 if n else 0.0
+
+
+def read_tables(path, clock):
+    rows = kv_lines(path, 'readbench')
+    if not rows:
+        return []
+    get = {}
+    for r in rows:
+        get.setdefault((r['impl'], r['mode'], int(r['size'])), []).append(r)
+    out = [f'### Read throughput ({clock})', '',
+           'Markers of the payload size written by one task on CPU 1 to `trace_marker` '
+           '(ftrace\'s `print` record: 16-byte header + text + NUL, so 10 B make a 32-byte '
+           'event and 256 B a 280-byte one); read by `bench/rbt_readbench` on CPU 0. '
+           '**drain**: all the events in a 16 MiB/CPU buffer, then `splice()` of '
+           '`per_cpu/cpu1/trace_pipe_raw` into a tmpfs file until empty (the last partial '
+           'page by `read()`). **live**: the same splice reader while the writer writes, '
+           'into 256 KiB per CPU in overwrite mode, three times: lost = written - read '
+           '(= the stats file\'s overrun = the missed counts in the page headers). '
+           '**trace_pipe**: the events in the buffer read as text, 64 KiB reads.', '',
+           '| test | payload | rbtrace MB/s | ftrace MB/s | rbtrace events/s | ftrace events/s '
+           '| rbtrace / ftrace | rbtrace read / lost | ftrace read / lost |',
+           '|---|---:|---:|---:|---:|---:|---:|---:|---:|']
+
+    def cell(rs):
+        mbps = median([float(r['MBps']) for r in rs])
+        eps = median([float(r['events_per_s']) for r in rs])
+        rl = ', '.join(f"{r['events']} / {int(r['written']) - int(r['events'])}" for r in rs)
+        return mbps, eps, rl
+    for mode, name in (('drain', 'splice, drain'), ('live', 'splice, live (median of 3)'),
+                       ('pipe', 'trace_pipe text')):
+        for size in (10, 256):
+            a, b = get.get(('rbtrace', mode, size)), get.get(('ftrace', mode, size))
+            if not a or not b:
+                continue
+            am, ae, arl = cell(a)
+            bm, be, brl = cell(b)
+            out.append(f'| {name} | {size} B | {am:.1f} | {bm:.1f} | {ae:,.0f} | {be:,.0f} '
+                       f'| {ratio(am, bm)} | {arl} | {brl} |')
+    return out + ['']
+
+
+def hackbench_table(path, clock):
+    rows = kv_lines(path, 'hackbench')
+    setup = kv_lines(path, 'hackbench-setup')
+    if not rows:
+        return []
+    runs = {}
+    rec = {}
+    for r in rows:
+        runs.setdefault(r['impl'], []).append(float(r['seconds']))
+        rec.setdefault(r['impl'], []).append(int(r['recorded']))
+    base = median(runs.get('off', [0]))
+    args = ''
+    if setup:
+        with open(path) as f:
+            line = next(ln for ln in f if ln.startswith('hackbench-setup'))
+        args = line.split('args=', 1)[1].split(' runs=')[0]
+    names = {'off': 'tracepoints off',
+             'ftrace': 'ftrace, the events both have',
+             'rbtrace': 'rbtrace, the events both have',
+             'ftrace-all': 'ftrace, `sched:*` `irq:*` (all of its)',
+             'rbtrace-all': 'rbtrace, `sched:*` `irq:*` (all of its)'}
+    out = [f'### Tracing overhead: hackbench ({clock})', '',
+           f'`hackbench {args}` (rt-tests), the runs of the five set-ups interleaved, each '
+           'buffer 4 MiB per CPU in overwrite mode; "recorded" is entries + overrun summed '
+           'over the CPUs after the run. The events both have: ' +
+           (', '.join(f'`{e}`' for e in setup[0].get('events', '').split(',') if e)
+            if setup else '') + '.', '',
+           '| tracing | runs s | median s | spread (max-min) | overhead | events recorded (median) |',
+           '|---|---|---:|---:|---:|---:|']
+    for impl in ('off', 'ftrace', 'rbtrace', 'ftrace-all', 'rbtrace-all'):
+        if impl not in runs:
+            continue
+        xs = runs[impl]
+        med = median(xs)
+        spread = max(xs) - min(xs)
+        over = f'{(med / base - 1) * 100:+.1f}%' if base and impl != 'off' else '-'
+        out.append(f'| {names[impl]} | {" ".join(f"{x:.3f}" for x in xs)} | {med:.3f} '
+                   f'| {spread:.3f} ({spread / med * 100:.1f}%) | {over} '
+                   f'| {median(rec[impl]):,.0f} |')
+    if base and 'rbtrace' in runs and 'ftrace' in runs:
+        ro = median(runs['rbtrace']) / base - 1
+        fo = median(runs['ftrace']) / base - 1
+        out += ['', f'rbtrace\'s overhead / ftrace\'s (same events): '
+                f'{ratio(ro, fo) if fo > 0 and ro > 0 else "n/a"} '
+                f'({ro * 100:+.1f}% against {fo * 100:+.1f}%).']
+    return out + ['']
+
+
+def mem_table(path):
+    rows = kv_lines(path, 'mem')
+    if not rows:
+        return []
+    grow = {r['impl']: r for r in rows if r['what'] == 'grow'}
+    hold = {}
+    for r in rows:
+        if r['what'] == 'hold':
+            hold.setdefault(r['impl'], []).append(r)
+    out = ['## Memory beyond the data pages', '',
+           'Measured in the guest from `/proc/slabinfo` (bytes in use, active objects x '
+           'object size, summed over every cache) and `MemFree` around two operations. '
+           '**Per sub-buffer**: `buffer_size_kb` of each grown from 1 MiB to 17 MiB per CPU '
+           '(4096 more 4 KiB pages per CPU); the slab delta over the pages added is the '
+           'descriptor of one page; MemFree minus the data pages is a cross-check that '
+           'moves with page-allocator batching. **Per buffer**: the bench module loaded with '
+           '`hold_kb=8 hold_count=256`, holding 256 buffers of one kind (`ring_buffer_alloc()` '
+           '/ `rbt_alloc()`, 8 KiB per CPU) against the same module holding none, median of '
+           'three, divided by 256 x CPUs: the per-CPU structure, the reader page\'s and the '
+           'few pages\' descriptors, plus the buffer\'s global part. SLUB counts a CPU\'s '
+           'partly used slab as in use (one slab of granularity, spread over 512 buffers '
+           'here), and deferred frees of the step before may land in a window (2 s settle).', '',
+           '| | rbtrace | ftrace | rbtrace / ftrace |', '|---|---:|---:|---:|']
+    if 'rbtrace' in grow and 'ftrace' in grow:
+        per = {}
+        mf = {}
+        for impl in ('rbtrace', 'ftrace'):
+            g = grow[impl]
+            pages = int(g['pages_per_cpu']) * int(g['cpus'])
+            per[impl] = int(g['slab_bytes']) / pages
+            mf[impl] = (int(g['memfree_kb']) * 1024 - pages * 4096) / pages
+        out.append(f'| slab bytes per data page | {per["rbtrace"]:.1f} | {per["ftrace"]:.1f} '
+                   f'| {ratio(per["rbtrace"], per["ftrace"])} |')
+        out.append(f'| MemFree bytes per data page beyond its 4096 | {mf["rbtrace"]:.0f} '
+                   f'| {mf["ftrace"]:.0f} | - |')
+    if 'none' in hold:
+        def med(impl, key):
+            return median([int(r[key]) for r in hold[impl]])
+        fixed, pcpu, mfree = {}, {}, {}
+        for impl in ('rbtrace', 'ftrace'):
+            if impl in hold:
+                n = int(hold[impl][0]['buffers']) * int(hold[impl][0]['cpus'])
+                fixed[impl] = (med(impl, 'slab_bytes') - med('none', 'slab_bytes')) / n
+                pcpu[impl] = (med(impl, 'percpu_kb') - med('none', 'percpu_kb')) * 1024 / n
+                mfree[impl] = (med(impl, 'memfree_kb') - med('none', 'memfree_kb')) / n
+        if len(fixed) == 2:
+            out.append(f'| slab bytes per CPU of an 8 KiB/CPU buffer | {fixed["rbtrace"]:.0f} '
+                       f'| {fixed["ftrace"]:.0f} | {ratio(fixed["rbtrace"], fixed["ftrace"])} |')
+            out.append(f'| percpu allocator bytes per CPU of a buffer | {pcpu["rbtrace"]:.0f} '
+                       f'| {pcpu["ftrace"]:.0f} | - |')
+            out.append(f'| MemFree KiB per CPU of an 8 KiB/CPU buffer (data + reader page + '
+                       f'slab) | {mfree["rbtrace"]:.1f} | {mfree["ftrace"]:.1f} | - |')
+            if 'rbtrace' in grow and 'ftrace' in grow:
+                for mb in (1, 4):
+                    pg = mb * 256
+                    r = fixed['rbtrace'] + pcpu['rbtrace'] + per['rbtrace'] * pg
+                    f = fixed['ftrace'] + pcpu['ftrace'] + per['ftrace'] * pg
+                    out.append(f'| bytes per CPU beyond the data pages, {mb} MiB per CPU '
+                               f'(computed from the rows above) | {r:,.0f} | {f:,.0f} '
+                               f'| {ratio(r, f)} |')
+        out += ['', 'Raw (slab bytes, MemFree and Percpu KiB deltas): ' + '; '.join(
+            f"{impl} {r['what']}{' ' + r['rep'] if 'rep' in r else ''}: slab "
+            f"{r['slab_bytes']}, MemFree {r['memfree_kb']}"
+            f"{', Percpu ' + r['percpu_kb'] if 'percpu_kb' in r else ''}"
+            for impl in ('none', 'rbtrace', 'ftrace')
+            for r in ([grow[impl]] if impl in grow else []) + hold.get(impl, [])) + '.']
+    return out + ['']
+
+
+LTTNG = [
+    '## LTTng', '',
+    'Not measured: Debian 12\'s `lttng-modules-dkms` (2.13.9-1+deb12u1, the only version in '
+    'bookworm) does not build against the test kernel (6.12.117). Upstream 2.13.9 '
+    'supports Linux up to 6.2 (its changelog: "adds support for v6.2"); 6.12 support came in '
+    'later 2.13.x/2.14 releases, not in Debian 12. `make -C <test kernel> M=... modules '
+    'CONFIG_LTTNG=m -k` stops with 321 errors, among them in the ring buffer library itself '
+    '(`lttng-lib-ring-buffer`, the part a third write-cost column needs): `strlcpy` '
+    '(removed in 6.8) in ring_buffer_backend.c, `vm_flags` now read-only (6.3) in '
+    'ring_buffer_mmap.c, `uprobe_register()`\'s new signature (6.12) through wrapper/uprobes.h; '
+    'and in the probes `uuid_le` (gone), `cpuinfo_x86.phys_proc_id`, and tracepoint '
+    'prototypes that changed (`sched_stat_runtime`, `timer_start`, `hrtimer_start`).', '']
 
 
 def ratio(a, b):
@@ -61,8 +250,11 @@ def main():
     ap.add_argument('--wall', required=True)
     ap.add_argument('--md', required=True)
     ap.add_argument('--dat', required=True)
+    ap.add_argument('--host-load', default='', help='uptime on the host, for the wall-clock boot')
     a = ap.parse_args()
     ic, wall = parse(a.icount), parse(a.wall)
+    if not ic:
+        sys.exit(f'bench-report: no write-cost lines in {a.icount}')
     out = [f'## Write cost, kernel {a.kernel}', '',
            f'Same loop, same boot: `rbt_lock_reserve` + memcpy + `rbt_unlock_commit` against '
            f'`ring_buffer_lock_reserve` + memcpy + `ring_buffer_unlock_commit` on a 4 MiB per-CPU '
@@ -75,11 +267,21 @@ def main():
     for w in writer_counts(ic):
         if w > 1:
             out += table(ic, w, 0, f'{w} writers, one per CPU (elapsed time per event written by all)')
-    out += ['**Multi-threaded TCG, 4 vCPUs on 2 host cores, wall clock** (noisy: indicative only):', '']
+    out += read_tables(a.icount, 'QEMU -icount, 2 vCPUs: MB/s and events/s per guest '
+                       'instruction-second, repeatable')
+    out += hackbench_table(a.icount, 'QEMU -icount, 2 vCPUs: guest seconds = instructions, '
+                           'caches not modelled')
+    load = f' (host load while it ran: {a.host_load})' if a.host_load else ''
+    out += ['**Multi-threaded TCG, 4 vCPUs on 2 host cores, wall clock** (noisy: indicative '
+            f'only){load}:', '']
     out += table(wall, 1, 0, 'One writer, no reader (wall clock)')
     for w in writer_counts(wall):
         if w > 1:
             out += table(wall, w, 0, f'{w} writers, one per CPU (wall clock, elapsed per event written by all)')
+    out += read_tables(a.wall, 'wall clock under multi-threaded TCG, 4 vCPUs: noisy')
+    out += hackbench_table(a.wall, 'wall clock under multi-threaded TCG, 4 vCPUs: noisy')
+    out += mem_table(a.icount)
+    out += LTTNG
     open(a.md, 'w').write('\n'.join(out))
     with open(a.dat, 'w') as f:
         f.write('# size rbtrace ftrace limit (icount ns/event, one writer)\n')
