@@ -48,6 +48,7 @@ static struct rb_cpu_buffer *rb_alloc_cpu_buffer(struct rbt_buffer *buffer,
 	cpu_buffer->cpu = cpu;
 	cpu_buffer->buffer = buffer;
 	raw_spin_lock_init(&cpu_buffer->reader_lock);
+	mutex_init(&cpu_buffer->mapping_lock);
 	cpu_buffer->lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 	rb_waitq_init(&cpu_buffer->wq);
 
@@ -281,6 +282,16 @@ static void rb_remove_pages(struct rb_cpu_buffer *cpu_buffer, unsigned long nr,
 	rb_head_page_activate(cpu_buffer);
 }
 
+/*
+ * An iterator walks the pages in place, a user mapping shows them: either
+ * way they must stay. buffer->mutex held (the first map and the last
+ * unmap take it too).
+ */
+static bool rb_resize_busy(struct rb_cpu_buffer *cpu_buffer)
+{
+	return atomic_read(&cpu_buffer->iterators) || cpu_buffer->user_mapped;
+}
+
 static int rb_resize_cpu(struct rb_cpu_buffer *cpu_buffer, unsigned long nr_pages)
 {
 	struct rbt_buffer *buffer = cpu_buffer->buffer;
@@ -290,8 +301,7 @@ static int rb_resize_cpu(struct rb_cpu_buffer *cpu_buffer, unsigned long nr_page
 
 	if (nr_pages == cpu_buffer->nr_pages)
 		return 0;
-	/* An iterator walks the pages in place: they must stay. */
-	if (atomic_read(&cpu_buffer->iterators))
+	if (rb_resize_busy(cpu_buffer))
 		return -EBUSY;
 	if (nr_pages > cpu_buffer->nr_pages) {
 		ret = rb_alloc_pages(buffer, cpu_buffer->cpu,
@@ -331,7 +341,8 @@ static int rb_resize_cpu(struct rb_cpu_buffer *cpu_buffer, unsigned long nr_page
  * their events as overrun.
  *
  * Return: 0, -EINVAL for a zero size or a bad CPU, -ENOMEM, -EBUSY while
- * an iterator is open on a CPU to resize.
+ * an iterator is open on a CPU to resize or the CPU is mapped (rbt_map());
+ * with RBT_ALL_CPUS, -EBUSY changes no CPU.
  */
 int rbt_resize(struct rbt_buffer *buffer, unsigned long size, int cpu)
 {
@@ -350,10 +361,15 @@ int rbt_resize(struct rbt_buffer *buffer, unsigned long size, int cpu)
 	if (cpu != RBT_ALL_CPUS) {
 		ret = rb_resize_cpu(buffer->buffers[cpu], nr_pages);
 	} else {
+		/* All or none for a busy ring: check every CPU first. */
+		for_each_cpu(i, buffer->cpumask)
+			if (buffer->buffers[i]->nr_pages != nr_pages &&
+			    rb_resize_busy(buffer->buffers[i]))
+				ret = -EBUSY;
 		for_each_cpu(i, buffer->cpumask) {
-			ret = rb_resize_cpu(buffer->buffers[i], nr_pages);
 			if (ret)
 				break;
+			ret = rb_resize_cpu(buffer->buffers[i], nr_pages);
 		}
 		if (!ret)
 			buffer->nr_pages = nr_pages;
@@ -616,6 +632,9 @@ void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer)
 	cpu_buffer->current_context = 0;
 	cpu_buffer->reset_seq++;
 	rb_head_page_activate(cpu_buffer);
+	/* Pages and their ids stay; the counters a mapping shows do not. */
+	if (cpu_buffer->user_mapped)
+		rb_map_reset(cpu_buffer);
 }
 
 /**

@@ -194,7 +194,7 @@ static ssize_t buffer_size_write(struct file *filp, const char __user *ubuf,
 	mutex_unlock(&rb_files_mutex);
 	if (ret) {
 		pr_warn_ratelimited("rbtrace: buffer_size_kb %lu: resize failed (%d)%s\n", kb, ret,
-				    ret == -EBUSY ? ": the trace file is open" : "");
+				    ret == -EBUSY ? ": a trace file is open, or mmap()ed" : "");
 		return ret;
 	}
 	*ppos += cnt;

@@ -18,6 +18,7 @@
 #include <asm/local.h>
 #include <asm/local64.h>
 #include <rbtrace/rbtrace.h>
+#include <rbtrace/rbtrace_mmap.h>
 
 /*
  * Event types, in type_len. 1..28 are data events whose length is
@@ -100,6 +101,7 @@ struct rb_page {
 	local_t			entries;	/* events on the page + updaters */
 	unsigned long		real_end;	/* end of data before padding */
 	struct rb_data_page	*page;
+	unsigned int		id;		/* index in a user mapping */
 };
 
 /*
@@ -188,6 +190,11 @@ struct rb_cpu_buffer {
 	atomic_t		iterators;	/* resize waits for none */
 	struct rb_data_page	*free_page;	/* spare read page */
 	struct rb_waitq		wq;
+	/* User mappings of the ring (rb_mmap.c), under mapping_lock. */
+	struct mutex		mapping_lock;
+	unsigned int		user_mapped;	/* VMAs; pages stay while > 0 */
+	struct rbt_buffer_meta	*meta_page;
+	unsigned long		*subbuf_ids;	/* id -> data page address */
 };
 
 struct rbt_buffer {
@@ -395,6 +402,9 @@ static inline struct rbt_event *rb_reader_event(struct rb_cpu_buffer *cpu_buffer
 {
 	return rb_page_index(cpu_buffer->reader_page, cpu_buffer->reader_page->read);
 }
+
+/* User mappings (rb_mmap.c) */
+void rb_map_reset(struct rb_cpu_buffer *cpu_buffer);
 
 /* Waiting (rb_wait.c) */
 void rb_waitq_init(struct rb_waitq *wq);

@@ -11,7 +11,10 @@
  *    writer has left is swapped out of the ring and given to the pipe
  *    without a copy;
  *  - poll() waits for buffer_percent; ioctl(fd, 0) wakes the readers
- *    blocked on this file, which then return 0 (end of data).
+ *    blocked on this file, which then return 0 (end of data);
+ *  - mmap() maps the CPU's ring read-only, in tracefs's layout, and
+ *    ioctl(fd, RBT_MMAP_IOCTL_GET_READER) hands out its next reader page
+ *    (rb_mmap.c, rbtrace_mmap.h).
  *
  * Pages given to a pipe hold only a page reference: the pipe frees them
  * with put_page() through the kernel's own pipe_buf_operations, so no
@@ -25,6 +28,7 @@
 #include <linux/splice.h>
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
+#include <rbtrace/rbtrace_mmap.h>
 #include "rb_internal.h"
 #include "rb_debugfs.h"
 
@@ -237,12 +241,77 @@ static void rb_raw_wake(struct rb_raw_iter *it)
 	rbt_wake_waiters(rb_fs_buffer, it->cpu);
 }
 
-/* ioctl(fd, 0): wake the blocked readers, as tracefs's. */
+/*
+ * GET_READER on a mapping: wait for buffer_percent as a read does (not
+ * with O_NONBLOCK), then hand the next sub-buffer to user space.
+ */
+static long rb_raw_get_reader(struct file *file, struct rb_raw_iter *it)
+{
+	int ret;
+
+	if (!(file->f_flags & O_NONBLOCK)) {
+		ret = rbt_wait(rb_fs_buffer, it->cpu, rb_buffer_percent());
+		if (ret)
+			return ret;
+	}
+	/* A consuming reader of another file must not swap meanwhile. */
+	rb_access_lock(it->cpu);
+	ret = rbt_map_get_reader(rb_fs_buffer, it->cpu);
+	rb_access_unlock(it->cpu);
+	return ret;
+}
+
+/*
+ * ioctl(fd, 0): wake the blocked readers, as tracefs's;
+ * RBT_MMAP_IOCTL_GET_READER: the next reader page of a mapping.
+ */
 static long rb_raw_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
+	if (cmd == RBT_MMAP_IOCTL_GET_READER)
+		return rb_raw_get_reader(file, file->private_data);
 	if (cmd)
 		return -ENOTTY;
 	rb_raw_wake(file->private_data);
+	return 0;
+}
+
+/* A VMA copied from ours (mremap()) is one more mapping to count. */
+static void rb_raw_vm_open(struct vm_area_struct *vma)
+{
+	struct rb_raw_iter *it = vma->vm_file->private_data;
+
+	rbt_map_dup(rb_fs_buffer, it->cpu);
+}
+
+static void rb_raw_vm_close(struct vm_area_struct *vma)
+{
+	struct rb_raw_iter *it = vma->vm_file->private_data;
+
+	WARN_ON_ONCE(rbt_unmap(rb_fs_buffer, it->cpu));
+}
+
+/* The mapping is the meta page and the ring as one: no partial munmap(). */
+static int rb_raw_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	return -EINVAL;
+}
+
+static const struct vm_operations_struct rb_raw_vm_ops = {
+	.open		= rb_raw_vm_open,
+	.close		= rb_raw_vm_close,
+	.may_split	= rb_raw_vm_may_split,
+};
+
+/* mmap(): the meta page and the sub-buffers, read-only (rbtrace_mmap.h). */
+static int rb_raw_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct rb_raw_iter *it = file->private_data;
+	int ret;
+
+	ret = rbt_map(rb_fs_buffer, it->cpu, vma);
+	if (ret)
+		return ret;
+	vma->vm_ops = &rb_raw_vm_ops;
 	return 0;
 }
 
@@ -291,6 +360,7 @@ const struct file_operations rb_pipe_raw_fops = {
 	.splice_read	= rb_raw_splice_read,
 	.poll		= rb_raw_poll,
 	.unlocked_ioctl	= rb_raw_ioctl,
+	.mmap		= rb_raw_mmap,
 	.flush		= rb_raw_flush,
 	.release	= rb_raw_release,
 };

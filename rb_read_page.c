@@ -209,7 +209,8 @@ static void rb_mark_missed(struct rbt_buffer *buffer, struct rb_data_page *bpage
  *        the unread rest of one that a reader started
  *
  * Swaps the page out without copying when the reader page is unread, fits
- * in @len and the writer is off it; otherwise copies as many whole events
+ * in @len, the writer is off it and the CPU is not mapped (rbt_map());
+ * otherwise copies as many whole events
  * as fit (unless @full). The page's commit word has RB_MISSED_EVENTS set
  * when events were lost before it, and RB_MISSED_STORED when their count
  * (an unsigned long) follows the data. Bytes after that are zero.
@@ -227,6 +228,7 @@ int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
 	unsigned long missed, flags;
 	unsigned int commit, read;
 	int ret = -EAGAIN;
+	bool mapped;
 
 	if (!rb_valid_cpu(buffer, cpu) || !rpage || rpage->order != buffer->subbuf_order ||
 	    len <= RB_PAGE_HDR_SIZE)
@@ -243,12 +245,15 @@ int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
 	commit = rb_page_size(reader);
 	missed = cpu_buffer->lost_events;
 
-	if (read || len < commit || reader == cpu_buffer->commit_page) {
+	/* A mapped ring shows its pages in place: none may leave it. */
+	mapped = cpu_buffer->user_mapped;
+	if (mapped || read || len < commit || reader == cpu_buffer->commit_page) {
 		/*
-		 * Copy. With @full, only the unread rest of a page the
-		 * writer has left, when it fits, will do.
+		 * Copy. With @full, only a page the writer has left (or
+		 * the unread rest of one) will do, when it fits; a whole
+		 * unread page is copied only when it may not be swapped.
 		 */
-		if (full && (!read || len < commit - read ||
+		if (full && ((!read && !mapped) || len < commit - read ||
 			     reader == cpu_buffer->commit_page))
 			goto out;
 		if (len < rb_event_ts_length(rb_reader_event(cpu_buffer))) {

@@ -142,6 +142,13 @@ struct page *rbt_read_page_page(struct rbt_read_page *page);
 int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *page,
 		  size_t len, int cpu, bool full);
 
+/* A CPU's ring mapped into user space (ABI: rbtrace_mmap.h) */
+struct vm_area_struct;
+int rbt_map(struct rbt_buffer *buffer, int cpu, struct vm_area_struct *vma);
+void rbt_map_dup(struct rbt_buffer *buffer, int cpu);
+int rbt_unmap(struct rbt_buffer *buffer, int cpu);
+int rbt_map_get_reader(struct rbt_buffer *buffer, int cpu);
+
 /* Non-consuming reads, correct while writers run */
 struct rbt_iter *rbt_iter_start(struct rbt_buffer *buffer, int cpu, gfp_t gfp);
 void rbt_iter_finish(struct rbt_iter *iter);

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace user mappings: one CPU's ring mapped read-only into user space,
+ * with the ABI of Linux 6.10's trace_mmap.h (see rbtrace_mmap.h).
+ *
+ * A mapping shows the sub-buffers in place, so while one exists the ring
+ * keeps its pages:
+ *
+ *  - every sub-buffer gets an id, its index in the mapping: the reader
+ *    page 0, then the ring in order from the head. The id belongs to the
+ *    page descriptor and travels with it through reader swaps, so that
+ *    reader.id always names the page user space may read;
+ *  - rbt_read_page() copies instead of swapping a data page out;
+ *  - rbt_resize() refuses with -EBUSY.
+ *
+ * Locking: mapping_lock serialises map, unmap and the meta page's users;
+ * the first map and the last unmap also take buffer->mutex, which resize
+ * holds, so that user_mapped never changes under a resize. The reader
+ * swap itself stays lockless against writers (rb_reader.c); ids are
+ * assigned under reader_lock and the swap lock, with no swap in flight.
+ *
+ * Lifetime: a VMA holds its file, the file holds the module (.owner), so
+ * rmmod waits for the last munmap(); vm_insert_pages() takes a reference
+ * on every page, so a page outlives neither its mapping nor the buffer.
+ */
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <rbtrace/rbtrace.h>
+#include "rb_internal.h"
+
+static_assert(sizeof(struct rbt_buffer_meta) == 80,
+	      "struct rbt_buffer_meta must match struct trace_buffer_meta");
+
+/* vm_flags became read-only, with helpers to change it, in 6.3. */
+static void rb_vma_flags_mod(struct vm_area_struct *vma, vm_flags_t set, vm_flags_t clear)
+{
+#ifdef RBT_HAVE_VM_FLAGS_MOD
+	vm_flags_mod(vma, set, clear);
+#else
+	vma->vm_flags = (vma->vm_flags | set) & ~clear;
+#endif
+}
+
+static unsigned int rb_map_subbuf_bytes(struct rbt_buffer *buffer)
+{
+	return PAGE_SIZE << buffer->subbuf_order;
+}
+
+/* Refresh the meta page; reader_lock held. */
+static void rb_update_meta_page(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct rbt_buffer_meta *meta = cpu_buffer->meta_page;
+
+	if (!meta)
+		return;
+	meta->reader.read = cpu_buffer->reader_page->read;
+	meta->reader.id = cpu_buffer->reader_page->id;
+	meta->reader.lost_events = cpu_buffer->lost_events;
+	meta->entries = local_read(&cpu_buffer->entries);
+	meta->overrun = local_read(&cpu_buffer->overrun);
+	meta->read = cpu_buffer->read;
+	/* Caches that do not snoop user mappings see the new values. */
+	flush_kernel_vmap_range(meta, PAGE_SIZE);
+}
+
+/**
+ * rb_map_reset - the ring was emptied: show it in the meta page
+ * @cpu_buffer: the per-CPU buffer, reader_lock held
+ */
+void rb_map_reset(struct rb_cpu_buffer *cpu_buffer)
+{
+	rb_update_meta_page(cpu_buffer);
+}
+
+/*
+ * Give every sub-buffer its id and fill the meta page. Called with
+ * reader_lock and the swap lock held: the ring cannot turn under us.
+ */
+static void rb_setup_ids(struct rb_cpu_buffer *cpu_buffer, unsigned long *ids)
+{
+	struct rbt_buffer_meta *meta = cpu_buffer->meta_page;
+	unsigned int nr = cpu_buffer->nr_pages + 1, id = 0;
+	struct rb_page *first, *bpage;
+
+	ids[id] = (unsigned long)cpu_buffer->reader_page->page;
+	cpu_buffer->reader_page->id = id++;
+	first = rb_set_head_page(cpu_buffer);
+	bpage = first;
+	/* A ring without a head page is broken: ids stay as they are. */
+	if (RB_WARN_ON(cpu_buffer, !first))
+		goto out;
+	do {
+		if (RB_WARN_ON(cpu_buffer, id >= nr))
+			break;
+		ids[id] = (unsigned long)bpage->page;
+		bpage->id = id++;
+		rb_inc_page(&bpage);
+	} while (bpage != first);
+out:
+	cpu_buffer->subbuf_ids = ids;
+	meta->meta_struct_len = sizeof(*meta);
+	meta->nr_subbufs = nr;
+	meta->subbuf_size = rb_map_subbuf_bytes(cpu_buffer->buffer);
+	/* Sub-buffer 0 starts one sub-buffer in, aligned as the others. */
+	meta->meta_page_size = meta->subbuf_size;
+	rb_update_meta_page(cpu_buffer);
+}
+
+/*
+ * Insert the pages of @vma: the meta page (then zero pages up to one
+ * sub-buffer) at offset 0, then the sub-buffers in id order.
+ */
+static int rb_map_vma(struct rb_cpu_buffer *cpu_buffer, struct vm_area_struct *vma)
+{
+	unsigned int order = cpu_buffer->buffer->subbuf_order;
+	unsigned long subbuf_pages = 1UL << order, pgoff = vma->vm_pgoff;
+	unsigned long nr_subbufs = cpu_buffer->nr_pages + 1;
+	unsigned long nr_pages, p = 0, s = 0, off;
+	struct page **pages;
+	int err;
+
+	/* Read-only and shared; never writable or executable later. */
+	if ((vma->vm_flags & (VM_WRITE | VM_EXEC)) || !(vma->vm_flags & VM_MAYSHARE))
+		return -EPERM;
+	if (pgoff % subbuf_pages)
+		return -EINVAL;
+	nr_pages = (nr_subbufs + 1) << order;	/* + the meta "sub-buffer" */
+	if (pgoff >= nr_pages || !vma_pages(vma) || vma_pages(vma) > nr_pages - pgoff)
+		return -EINVAL;
+	nr_pages = vma_pages(vma);
+	rb_vma_flags_mod(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
+
+	pages = kcalloc(nr_pages, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	if (!pgoff) {
+		pages[p++] = virt_to_page(cpu_buffer->meta_page);
+		while (p < subbuf_pages && p < nr_pages) {
+			pages[p] = ZERO_PAGE(vma->vm_start + PAGE_SIZE * p);
+			p++;
+		}
+	} else {
+		s = pgoff / subbuf_pages - 1;
+	}
+	while (p < nr_pages) {
+		struct page *page;
+
+		if (RB_WARN_ON(cpu_buffer, s >= nr_subbufs)) {
+			err = -EINVAL;
+			goto out;
+		}
+		page = virt_to_page((void *)cpu_buffer->subbuf_ids[s++]);
+		for (off = 0; off < subbuf_pages && p < nr_pages; off++)
+			pages[p++] = page + off;
+	}
+	err = vm_insert_pages(vma, vma->vm_start, pages, &nr_pages);
+out:
+	kfree(pages);
+	return err;
+}
+
+/* The first mapping: meta page, ids, and resize off. */
+static int rb_map_first(struct rb_cpu_buffer *cpu_buffer, struct vm_area_struct *vma)
+{
+	struct rbt_buffer *buffer = cpu_buffer->buffer;
+	unsigned long flags, *ids;
+	int err = -ENOMEM;
+
+	mutex_lock(&buffer->mutex);
+	cpu_buffer->meta_page = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!cpu_buffer->meta_page)
+		goto out;
+	ids = kcalloc(cpu_buffer->nr_pages + 1, sizeof(*ids), GFP_KERNEL);
+	if (!ids)
+		goto out_meta;
+
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	arch_spin_lock(&cpu_buffer->lock);
+	rb_setup_ids(cpu_buffer, ids);
+	arch_spin_unlock(&cpu_buffer->lock);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+
+	err = rb_map_vma(cpu_buffer, vma);
+	if (!err) {
+		/* From here rbt_read_page() copies and resize refuses. */
+		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+		cpu_buffer->user_mapped = 1;
+		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+		goto out;
+	}
+	kfree(ids);
+	cpu_buffer->subbuf_ids = NULL;
+out_meta:
+	free_page((unsigned long)cpu_buffer->meta_page);
+	cpu_buffer->meta_page = NULL;
+out:
+	mutex_unlock(&buffer->mutex);
+	return err;
+}
+
+/**
+ * rbt_map - map one CPU's ring into a VMA
+ * @buffer: the buffer
+ * @cpu: the CPU
+ * @vma: a shared, read-only VMA; its offset and length in whole sub-buffers
+ *       (the meta page counts as one), within the ring
+ *
+ * Called from a file's mmap(). While any mapping of the CPU exists its
+ * pages stay in place: rbt_resize() refuses and rbt_read_page() copies.
+ * Each VMA must be matched by one rbt_unmap() (from vm_ops->close) and a
+ * duplicated VMA announced with rbt_map_dup() (from vm_ops->open).
+ *
+ * Return: 0; -EINVAL for a bad CPU, offset or length; -EPERM for a
+ * writable, executable or private mapping; -ENOMEM; -EBUSY when the
+ * count of mappings would overflow.
+ */
+int rbt_map(struct rbt_buffer *buffer, int cpu, struct vm_area_struct *vma)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+	int err;
+
+	if (!rb_valid_cpu(buffer, cpu))
+		return -EINVAL;
+	cpu_buffer = buffer->buffers[cpu];
+	mutex_lock(&cpu_buffer->mapping_lock);
+	if (!cpu_buffer->user_mapped) {
+		err = rb_map_first(cpu_buffer, vma);
+	} else if (cpu_buffer->user_mapped == UINT_MAX) {
+		err = -EBUSY;
+	} else {
+		err = rb_map_vma(cpu_buffer, vma);
+		if (!err)
+			cpu_buffer->user_mapped++;
+	}
+	mutex_unlock(&cpu_buffer->mapping_lock);
+	return err;
+}
+EXPORT_SYMBOL_GPL(rbt_map);
+
+/**
+ * rbt_map_dup - count a VMA duplicated from a mapped one
+ * @buffer: the buffer
+ * @cpu: the CPU
+ *
+ * For vm_ops->open (mremap() copies a VMA before it closes the old one).
+ */
+void rbt_map_dup(struct rbt_buffer *buffer, int cpu)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+
+	if (!rb_valid_cpu(buffer, cpu))
+		return;
+	cpu_buffer = buffer->buffers[cpu];
+	mutex_lock(&cpu_buffer->mapping_lock);
+	if (!WARN_ON_ONCE(!cpu_buffer->user_mapped || cpu_buffer->user_mapped == UINT_MAX))
+		cpu_buffer->user_mapped++;
+	mutex_unlock(&cpu_buffer->mapping_lock);
+}
+EXPORT_SYMBOL_GPL(rbt_map_dup);
+
+/**
+ * rbt_unmap - a VMA of one CPU's ring went away
+ * @buffer: the buffer
+ * @cpu: the CPU
+ *
+ * The last one frees the meta page and lets the ring change again.
+ *
+ * Return: 0, -EINVAL for a bad CPU, -ENODEV when the CPU is not mapped.
+ */
+int rbt_unmap(struct rbt_buffer *buffer, int cpu)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+	unsigned long flags;
+
+	if (!rb_valid_cpu(buffer, cpu))
+		return -EINVAL;
+	cpu_buffer = buffer->buffers[cpu];
+	mutex_lock(&cpu_buffer->mapping_lock);
+	if (!cpu_buffer->user_mapped) {
+		mutex_unlock(&cpu_buffer->mapping_lock);
+		return -ENODEV;
+	}
+	if (cpu_buffer->user_mapped > 1) {
+		cpu_buffer->user_mapped--;
+		mutex_unlock(&cpu_buffer->mapping_lock);
+		return 0;
+	}
+	mutex_lock(&cpu_buffer->buffer->mutex);
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	cpu_buffer->user_mapped = 0;
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	kfree(cpu_buffer->subbuf_ids);
+	cpu_buffer->subbuf_ids = NULL;
+	free_page((unsigned long)cpu_buffer->meta_page);
+	cpu_buffer->meta_page = NULL;
+	mutex_unlock(&cpu_buffer->buffer->mutex);
+	mutex_unlock(&cpu_buffer->mapping_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rbt_unmap);
+
+/*
+ * The reader page is user space's: note events lost before it, in its
+ * commit word and after its data, as rbt_read_page() does for a copy.
+ * Not while the writer is still on the page: it owns commit then.
+ */
+static void rb_map_mark_missed(struct rb_cpu_buffer *cpu_buffer, unsigned long missed)
+{
+	struct rb_page *reader = cpu_buffer->reader_page;
+	struct rb_data_page *bpage = reader->page;
+	unsigned long commit, flags = RB_MISSED_EVENTS;
+
+	if (!missed || reader == cpu_buffer->commit_page)
+		return;
+	/* The data ends before the padding: room for the count. */
+	commit = reader->real_end ? reader->real_end : rb_page_size(reader);
+	if (cpu_buffer->buffer->subbuf_size - commit >= sizeof(missed)) {
+		memcpy(&bpage->data[commit], &missed, sizeof(missed));
+		flags |= RB_MISSED_STORED;
+	}
+	/* The writer has left the page: a plain store will do. */
+	local_set(&bpage->commit, commit | flags);
+}
+
+/**
+ * rbt_map_get_reader - hand the next sub-buffer with data to user space
+ * @buffer: the buffer
+ * @cpu: the CPU, mapped
+ *
+ * What is on the current reader page is counted as read; if that was
+ * already all, the head page is swapped in as the new reader page. The
+ * meta page then names it (reader.id) and says how much of it is counted
+ * read (reader.read), the events lost before it (reader.lost_events, also
+ * marked in the page as for trace_pipe_raw; 0 when the page did not
+ * change) and the ring's counters.
+ *
+ * Return: 0, -EINVAL for a bad CPU, -ENODEV when the CPU is not mapped.
+ */
+int rbt_map_get_reader(struct rbt_buffer *buffer, int cpu)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+	unsigned long flags, lost = 0;
+	struct rb_page *reader;
+	int loops = 0;
+
+	if (!rb_valid_cpu(buffer, cpu))
+		return -EINVAL;
+	cpu_buffer = buffer->buffers[cpu];
+	mutex_lock(&cpu_buffer->mapping_lock);
+	if (!cpu_buffer->user_mapped) {
+		mutex_unlock(&cpu_buffer->mapping_lock);
+		return -ENODEV;
+	}
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	/*
+	 * Two laps at most: the first may only finish the current page,
+	 * the second swaps in the next and counts it read.
+	 */
+	while (loops++ < 2 && !rb_per_cpu_empty(cpu_buffer)) {
+		reader = cpu_buffer->reader_page;
+		if (reader->read < rb_page_size(reader)) {
+			while (reader->read < rb_page_size(reader))
+				rb_advance_reader(cpu_buffer);
+			break;
+		}
+		reader = rb_get_reader_page(cpu_buffer);
+		if (!reader)
+			break;
+		/* Reported once, with the page it was counted at. */
+		lost = cpu_buffer->lost_events;
+		cpu_buffer->lost_events = 0;
+		rb_map_mark_missed(cpu_buffer, lost);
+	}
+	rb_update_meta_page(cpu_buffer);
+	cpu_buffer->meta_page->reader.lost_events = lost;
+	/* The page user space is about to read, seen as the CPU wrote it. */
+	flush_kernel_vmap_range(cpu_buffer->reader_page->page,
+				rb_map_subbuf_bytes(buffer));
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	mutex_unlock(&cpu_buffer->mapping_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rbt_map_get_reader);
