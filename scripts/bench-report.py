@@ -104,11 +104,15 @@ def hackbench_table(path, clock):
     out = [f'### Tracing overhead: hackbench ({clock})', '',
            f'`hackbench {args}` (rt-tests), the runs of the five set-ups interleaved, each '
            'buffer 4 MiB per CPU in overwrite mode; "recorded" is entries + overrun summed '
-           'over the CPUs after the run. The events both have: ' +
+           'over the CPUs after the run, and "ns per event recorded" is (median - median '
+           'off) / median recorded. The number of events a run records varies by 2x from '
+           'run to run (hackbench\'s scheduling is not repeatable even under -icount), so '
+           'differences smaller than the spread are noise. The events both have: ' +
            (', '.join(f'`{e}`' for e in setup[0].get('events', '').split(',') if e)
             if setup else '') + '.', '',
-           '| tracing | runs s | median s | spread (max-min) | overhead | events recorded (median) |',
-           '|---|---|---:|---:|---:|---:|']
+           '| tracing | runs s | median s | spread (max-min) | overhead | events recorded (median) '
+           '| ns per event recorded |',
+           '|---|---|---:|---:|---:|---:|---:|']
     for impl in ('off', 'ftrace', 'rbtrace', 'ftrace-all', 'rbtrace-all'):
         if impl not in runs:
             continue
@@ -116,9 +120,11 @@ def hackbench_table(path, clock):
         med = median(xs)
         spread = max(xs) - min(xs)
         over = f'{(med / base - 1) * 100:+.1f}%' if base and impl != 'off' else '-'
+        nrec = median(rec[impl])
+        per = f'{(med - base) * 1e9 / nrec:.0f}' if nrec and base else '-'
         out.append(f'| {names[impl]} | {" ".join(f"{x:.3f}" for x in xs)} | {med:.3f} '
                    f'| {spread:.3f} ({spread / med * 100:.1f}%) | {over} '
-                   f'| {median(rec[impl]):,.0f} |')
+                   f'| {nrec:,.0f} | {per} |')
     if base and 'rbtrace' in runs and 'ftrace' in runs:
         ro = median(runs['rbtrace']) / base - 1
         fo = median(runs['ftrace']) / base - 1
