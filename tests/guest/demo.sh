@@ -1,37 +1,148 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# demo.sh RBTRACE.KO: the guest half of scripts/demo.sh. Load rbtrace, show
-# its debugfs tree and what its control files do, show modinfo, unload.
+# demo.sh RBTRACE.KO [SECONDS]: the guest half of scripts/demo.sh, a real
+# trace session. Load rbtrace, enable the sched and irq events, run a
+# workload on both CPUs, show what the buffer holds (trace, trace_pipe,
+# per-CPU stats), record the same workload with trace-cmd through
+# tools/rbtrace-cmd into $RBT_RESULTS/trace.dat (the directory shared with
+# the host, which renders it with KernelShark), show trace-cmd report,
+# unload.
+#
+# demo.sh --workload SECONDS: the workload alone (what trace-cmd runs).
 set -euo pipefail
-ko=$1
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+self=$top/tests/guest/demo.sh
 dir=/sys/kernel/debug/rbtrace
 
-show() {
+# section TITLE: a heading, so that the output reads as a story.
+section() {
 	echo
+	echo "==== $*"
+}
+
+# show CMD...: print the command as a user would type it, then run it.
+show() {
 	echo "# $*"
 	"$@"
 }
 
-echo "== kernel $(uname -r), $(nproc) CPUs"
-show modinfo "$ko"
+# spin NAME CPU SECONDS: a busy loop pinned to CPU. Its name is written to
+# its comm, so that trace, trace-cmd report and KernelShark tell it apart
+# from the other shells.
+spin() {
+	taskset -c "$2" bash -c 'printf %s "$1" >/proc/self/comm; end=$((SECONDS + $2)); while [ $SECONDS -lt $end ]; do :; done' \
+		spin "$1" "$3"
+}
+
+# workload SECONDS: something readable on a two-CPU timeline. A busy loop
+# pinned to CPU 0 for the whole time and one pinned to CPU 1 from a third
+# of it on; a pipeline of processes (find over /usr/share, cat, gzip) that the
+# scheduler moves between them; a ticker that sleeps and wakes up 20 times
+# a second. Every part is bounded by SECONDS.
+workload() {
+	local t=$1 pids=()
+	spin spin-cpu0 0 "$t" &
+	pids+=($!)
+	(sleep $((t / 3)) && spin spin-cpu1 1 $((t - t / 3))) &
+	pids+=($!)
+	(timeout "$t" find /usr/share -type f -print0 2>/dev/null |
+		timeout "$t" xargs -0 -n 64 cat 2>/dev/null | gzip -1 | wc -c >/dev/null) &
+	pids+=($!)
+	(end=$((SECONDS + t)); while [ $SECONDS -lt $end ]; do sleep 0.05; done) &
+	pids+=($!)
+	wait "${pids[@]}" || true
+}
+
+if [ "${1:-}" = --workload ]; then
+	# --events LIST: enable them first (see step 7 below).
+	[ "${3:-}" != --events ] || echo "$4" >"$dir/set_event"
+	workload "$2"
+	exit 0
+fi
+
+ko=$1
+secs=${2:-3}
+out=${RBT_RESULTS:-/tmp}
+[ "$(nproc)" -ge 2 ] || echo "(only $(nproc) CPU: the CPU 1 part of the workload will share CPU 0)"
+
+section "1. Load rbtrace (kernel $(uname -r), $(nproc) CPUs)"
 show insmod "$ko"
-show grep '^rbtrace ' /proc/modules
-echo
-echo "# the debugfs tree (mode, owner, size, path)"
-find "$dir" -print0 | sort -z | xargs -0 stat -c '%A %U %6s %n'
-for f in tracing_on buffer_size_kb; do
-	show cat "$dir/$f"
-done
-echo
-echo "# echo 0 > tracing_on; echo 64 > buffer_size_kb"
-echo 0 >"$dir/tracing_on"
-echo 64 >"$dir/buffer_size_kb"
-show cat "$dir/tracing_on"
+echo "# ls $dir"
+ls -C "$dir"
 show cat "$dir/buffer_size_kb"
-echo 1 >"$dir/tracing_on"
+
+section "2. Enable the scheduler and interrupt events"
+echo "# echo 'sched irq' > $dir/set_event"
+echo 'sched irq' >"$dir/set_event"
+show cat "$dir/set_event"
+
+section "3. Run a ${secs}-second workload (busy loops pinned to CPU 0 and 1, find | xargs cat | gzip, a ticker)"
+echo >"$dir/trace"
+workload "$secs"
+echo "done"
+
+section "4. What the buffer holds: cat trace (its header, then from the first busy loop on)"
+awk '/^#/ { print; next } /spin-cpu/ { go = 1 } go && n++ < 24 { print } n == 24 { exit }' "$dir/trace"
+echo "..."
+
+section "5. trace_pipe: a consuming read, events as they happen"
+# A fresh buffer and a marker, then the first lines that come: the ticks
+# and wakeups of an otherwise idle system, the marker among them.
+echo >"$dir/trace"
+echo "hello from trace_marker" >"$dir/trace_marker"
+echo "# cat trace_pipe | head -n 10"
+timeout 10 awk '{ print } NR == 10 { exit }' "$dir/trace_pipe" || true
+
+section "6. Per-CPU statistics (per_cpu/cpuN/stats)"
+echo >"$dir/set_event"
+for c in "$dir"/per_cpu/cpu*; do
+	echo "# cat $c/stats"
+	cat "$c/stats"
+done
+
+section "7. Record the same workload with trace-cmd into trace.dat"
+cd "$out"
+rm -f trace.dat trace.dat.cpu*
+# trace-cmd's -e looks for the events' filter files (it globs
+# events/SYSTEM/EVENT/filter), and without -e it disables every event
+# before it starts the command. Where rbtrace has no filter files, the
+# command itself enables the events through set_event, once the recorders
+# run; trace-cmd saves every event format in trace.dat without -e.
+rec=(record -e sched -e irq -o "$out/trace.dat" -- "$self" --workload "$secs")
+if [ ! -e "$dir/events/sched/sched_switch/filter" ]; then
+	echo "(rbtrace has no events/*/*/filter files, which trace-cmd -e needs:"
+	echo " the workload enables the events through set_event when it starts)"
+	rec=(record -p nop -o "$out/trace.dat" -- "$self" --workload "$secs" --events 'sched irq')
+fi
+echo "# tools/rbtrace-cmd ${rec[*]}" | sed "s|$self|demo.sh|"
+"$top/tools/rbtrace-cmd" "${rec[@]}" >record.log 2>&1 ||
+	{ cat record.log; echo "trace-cmd record FAILED"; exit 1; }
+echo >"$dir/set_event"
+# trace-cmd's own summary: what it read from each CPU.
+grep -E '^(CPU[0-9]|  *(entries|overrun|commit overrun|bytes)):' record.log | head -n 12 || true
+ls -l "$out/trace.dat"
+
+section "8. trace-cmd report trace.dat (libtraceevent parses rbtrace's event formats)"
+trace-cmd report "$out/trace.dat" >report.txt 2>&1 || { tail report.txt; echo "trace-cmd report FAILED"; exit 1; }
+if grep -q 'FAILED TO PARSE' report.txt; then
+	grep -m 3 'FAILED TO PARSE' report.txt
+	echo "trace-cmd report cannot parse some events"
+	exit 1
+fi
+# Its first line (the CPU count), then from the first busy loop on.
+awk 'NR == 1 { print } /spin-cpu/ { go = 1 } go && n++ < 20 { print } n == 20 { exit }' report.txt
+echo "..."
+echo "# events per name"
+sed -nE 's/^.*[0-9]: +([a-z_]+): .*$/\1/p' report.txt | sort | uniq -c | sort -rn
+n=$(grep -cE '^ *.+\[[0-9]+\] ' report.txt || true)
+echo "# $n events in trace.dat"
+[ "$n" -gt 0 ] || { echo "trace.dat holds no event"; exit 1; }
+
+section "9. Unload"
+cd /
 show rmmod rbtrace
 show test ! -e "$dir"
-echo
 echo "# kernel messages from rbtrace"
 dmesg | grep 'rbtrace:' || true
