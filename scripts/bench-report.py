@@ -148,8 +148,8 @@ def mem_table(path):
            'object size, summed over every cache) and `MemFree` around two operations. '
            '**Per sub-buffer**: `buffer_size_kb` of each grown from 1 MiB to 17 MiB per CPU '
            '(4096 more 4 KiB pages per CPU); the slab delta over the pages added is the '
-           'descriptor of one page; MemFree minus the data pages is a cross-check that '
-           'moves with page-allocator batching. **Per buffer**: the bench module loaded with '
+           'descriptor of one page (MemFree, in the raw line, moves by several MiB either way '
+           'with per-CPU page lists and frees deferred from earlier steps: not used). **Per buffer**: the bench module loaded with '
            '`hold_kb=8 hold_count=256`, holding 256 buffers of one kind (`ring_buffer_alloc()` '
            '/ `rbt_alloc()`, 8 KiB per CPU) against the same module holding none, median of '
            'three, divided by 256 x CPUs: the per-CPU structure, the reader page\'s and the '
@@ -159,16 +159,12 @@ def mem_table(path):
            '| | rbtrace | ftrace | rbtrace / ftrace |', '|---|---:|---:|---:|']
     if 'rbtrace' in grow and 'ftrace' in grow:
         per = {}
-        mf = {}
         for impl in ('rbtrace', 'ftrace'):
             g = grow[impl]
             pages = int(g['pages_per_cpu']) * int(g['cpus'])
             per[impl] = int(g['slab_bytes']) / pages
-            mf[impl] = (int(g['memfree_kb']) * 1024 - pages * 4096) / pages
         out.append(f'| slab bytes per data page | {per["rbtrace"]:.1f} | {per["ftrace"]:.1f} '
                    f'| {ratio(per["rbtrace"], per["ftrace"])} |')
-        out.append(f'| MemFree bytes per data page beyond its 4096 | {mf["rbtrace"]:.0f} '
-                   f'| {mf["ftrace"]:.0f} | - |')
     if 'none' in hold:
         def med(impl, key):
             return median([int(r[key]) for r in hold[impl]])
