@@ -11,7 +11,9 @@
 #
 # Environment: READ_N (markers of 10 bytes, default 100000; 256-byte ones:
 # a fifth), PIPE_N (default 20000), HB_ARGS (default "-g 4 -l 100"),
-# HB_RUNS (default 5).
+# HB_RUNS (default 5), HB_CPUS (the CPU sets hackbench runs on, one pass
+# each: "all" or a taskset list; default "all 1": on one CPU the runs
+# repeat closely under -icount, on all they vary by 10%).
 set -euo pipefail
 dir=$1 events=$2 out=$3 parts=${4:-write,read,hackbench,mem}
 rb=/sys/kernel/debug/rbtrace
@@ -21,6 +23,7 @@ read_n=${READ_N:-100000}
 pipe_n=${PIPE_N:-20000}
 hb_args=${HB_ARGS:--g 4 -l 100}
 hb_runs=${HB_RUNS:-5}
+hb_cpus=${HB_CPUS:-all 1}
 : >"$out"
 
 want() { [[ ,$parts, == *,$1,* ]]; }
@@ -91,17 +94,11 @@ if want read; then
 	rm -f /tmp/raw.out
 fi
 
-if want hackbench; then
-	# The sched and irq events both have ("ftrace", "rbtrace"), and every
-	# sched:* irq:* event each has ("ftrace-all", "rbtrace-all": rbtrace
-	# has two duration events more, ftrace many sched events more).
-	# rbtrace's own duration events have no ftrace twin: left out.
-	same=
-	for e in $(cd "$rb/events" && find sched irq -mindepth 1 -maxdepth 1 -type d | sort); do
-		[ -d "$K/events/$e" ] && same="$same ${e/\//:}"
-	done
-	same=${same# }
-	echo "hackbench-setup args=$hb_args runs=$hb_runs events=${same// /,}" >>"$out"
+# hb_pass SET: the hackbench runs on the CPUs of SET ("all" or a list).
+hb_pass() {
+	local tset='' run impl t rec c i
+	[ "$1" = all ] || tset=$1
+	echo "hackbench-setup args=$hb_args runs=$hb_runs cpus=$1 events=${same// /,}" >>"$out"
 	for run in $(seq 1 "$hb_runs"); do
 		for impl in off ftrace rbtrace ftrace-all rbtrace-all; do
 			quiet 4096
@@ -112,7 +109,7 @@ if want hackbench; then
 			rbtrace-all) echo 'sched:* irq:*' >"$rb/set_event"; echo 1 >"$rb/tracing_on" ;;
 			esac
 			# shellcheck disable=SC2086
-			t=$(hackbench $hb_args | awk '/^Time:/ { print $2 }')
+			t=$(${tset:+taskset -c "$tset"} hackbench $hb_args | awk '/^Time:/ { print $2 }')
 			echo 0 >"$K/tracing_on"
 			echo 0 >"$rb/tracing_on"
 			rec=0
@@ -123,9 +120,24 @@ if want hackbench; then
 					rec=$((rec + $(cstat "$i" "$c" entries) + $(cstat "$i" "$c" overrun)))
 				done
 			fi
-			echo "hackbench impl=$impl run=$run seconds=$t recorded=$rec" >>"$out"
+			echo "hackbench cpus=$1 impl=$impl run=$run seconds=$t recorded=$rec" >>"$out"
 			[ -n "$t" ] || { echo "hackbench $hb_args printed no time" >&2; exit 1; }
 		done
+	done
+}
+
+if want hackbench; then
+	# The sched and irq events both have ("ftrace", "rbtrace"), and every
+	# sched:* irq:* event each has ("ftrace-all", "rbtrace-all": rbtrace
+	# has two duration events more, ftrace many sched events more).
+	# rbtrace's own duration events have no ftrace twin: left out.
+	same=
+	for e in $(cd "$rb/events" && find sched irq -mindepth 1 -maxdepth 1 -type d | sort); do
+		[ -d "$K/events/$e" ] && same="$same ${e/\//:}"
+	done
+	same=${same# }
+	for set in $hb_cpus; do
+		hb_pass "$set"
 	done
 	quiet 1024
 fi

@@ -82,55 +82,62 @@ def read_tables(path, clock):
 
 def hackbench_table(path, clock):
     rows = kv_lines(path, 'hackbench')
-    setup = kv_lines(path, 'hackbench-setup')
+    setups = kv_lines(path, 'hackbench-setup')
     if not rows:
         return []
-    runs = {}
-    rec = {}
-    for r in rows:
-        runs.setdefault(r['impl'], []).append(float(r['seconds']))
-        rec.setdefault(r['impl'], []).append(int(r['recorded']))
-    base = median(runs.get('off', [0]))
     args = ''
-    if setup:
-        with open(path) as f:
-            line = next(ln for ln in f if ln.startswith('hackbench-setup'))
-        args = line.split('args=', 1)[1].split(' runs=')[0]
+    with open(path) as f:
+        for line in f:
+            if line.startswith('hackbench-setup'):
+                args = line.split('args=', 1)[1].split(' runs=')[0]
+                break
+    events = setups[0].get('events', '') if setups else ''
+    out = [f'### Tracing overhead: hackbench ({clock})', '',
+           f'`hackbench {args}` (rt-tests), the runs of the five set-ups interleaved, each '
+           'buffer 4 MiB per CPU in overwrite mode; "recorded" is entries + overrun summed '
+           'over the CPUs after the run, and "ns per event recorded" is (median - median '
+           'off) / median recorded. On both CPUs the number of events a run records varies '
+           'by 2x from run to run (hackbench\'s scheduling across vCPUs is not repeatable '
+           'even under -icount): differences smaller than the spread are noise there. Pinned '
+           'to one CPU (`taskset -c 1`) the runs repeat within 1% but record fewer events. '
+           'The events both have: ' + ', '.join(f'`{e}`' for e in events.split(',') if e) +
+           '.', '']
     names = {'off': 'tracepoints off',
              'ftrace': 'ftrace, the events both have',
              'rbtrace': 'rbtrace, the events both have',
              'ftrace-all': 'ftrace, `sched:*` `irq:*` (all of its)',
              'rbtrace-all': 'rbtrace, `sched:*` `irq:*` (all of its)'}
-    out = [f'### Tracing overhead: hackbench ({clock})', '',
-           f'`hackbench {args}` (rt-tests), the runs of the five set-ups interleaved, each '
-           'buffer 4 MiB per CPU in overwrite mode; "recorded" is entries + overrun summed '
-           'over the CPUs after the run, and "ns per event recorded" is (median - median '
-           'off) / median recorded. The number of events a run records varies by 2x from '
-           'run to run (hackbench\'s scheduling is not repeatable even under -icount), so '
-           'differences smaller than the spread are noise. The events both have: ' +
-           (', '.join(f'`{e}`' for e in setup[0].get('events', '').split(',') if e)
-            if setup else '') + '.', '',
-           '| tracing | runs s | median s | spread (max-min) | overhead | events recorded (median) '
-           '| ns per event recorded |',
-           '|---|---|---:|---:|---:|---:|---:|']
-    for impl in ('off', 'ftrace', 'rbtrace', 'ftrace-all', 'rbtrace-all'):
-        if impl not in runs:
-            continue
-        xs = runs[impl]
-        med = median(xs)
-        spread = max(xs) - min(xs)
-        over = f'{(med / base - 1) * 100:+.1f}%' if base and impl != 'off' else '-'
-        nrec = median(rec[impl])
-        per = f'{(med - base) * 1e9 / nrec:.0f}' if nrec and base else '-'
-        out.append(f'| {names[impl]} | {" ".join(f"{x:.3f}" for x in xs)} | {med:.3f} '
-                   f'| {spread:.3f} ({spread / med * 100:.1f}%) | {over} '
-                   f'| {nrec:,.0f} | {per} |')
-    if base and 'rbtrace' in runs and 'ftrace' in runs:
-        ro = median(runs['rbtrace']) / base - 1
-        fo = median(runs['ftrace']) / base - 1
-        out += ['', f'rbtrace\'s overhead / ftrace\'s (same events): '
-                f'{ratio(ro, fo) if fo > 0 and ro > 0 else "n/a"} '
-                f'({ro * 100:+.1f}% against {fo * 100:+.1f}%).']
+    for cpus in dict.fromkeys(r.get('cpus', 'all') for r in rows):
+        runs, rec = {}, {}
+        for r in rows:
+            if r.get('cpus', 'all') != cpus:
+                continue
+            runs.setdefault(r['impl'], []).append(float(r['seconds']))
+            rec.setdefault(r['impl'], []).append(int(r['recorded']))
+        base = median(runs.get('off', [0]))
+        where = 'both CPUs' if cpus == 'all' else f'pinned to CPU {cpus}'
+        out += [f'**{where}**', '',
+                '| tracing | runs s | median s | spread (max-min) | overhead '
+                '| events recorded (median) | ns per event recorded |',
+                '|---|---|---:|---:|---:|---:|---:|']
+        for impl in ('off', 'ftrace', 'rbtrace', 'ftrace-all', 'rbtrace-all'):
+            if impl not in runs:
+                continue
+            xs = runs[impl]
+            med = median(xs)
+            spread = max(xs) - min(xs)
+            over = f'{(med / base - 1) * 100:+.1f}%' if base and impl != 'off' else '-'
+            nrec = median(rec[impl])
+            per = f'{(med - base) * 1e9 / nrec:.0f}' if nrec and base else '-'
+            out.append(f'| {names[impl]} | {" ".join(f"{x:.3f}" for x in xs)} | {med:.3f} '
+                       f'| {spread:.3f} ({spread / med * 100:.1f}%) | {over} '
+                       f'| {nrec:,.0f} | {per} |')
+        if base and 'rbtrace' in runs and 'ftrace' in runs:
+            ro = median(runs['rbtrace']) / base - 1
+            fo = median(runs['ftrace']) / base - 1
+            out += ['', f'rbtrace\'s overhead / ftrace\'s (same events, {where}): '
+                    f'{ratio(ro, fo) if fo > 0 and ro > 0 else "n/a"} '
+                    f'({ro * 100:+.1f}% against {fo * 100:+.1f}%).', '']
     return out + ['']
 
 
