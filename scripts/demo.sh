@@ -90,12 +90,14 @@ host_report() {
 	local dat=$results/trace.dat
 	[ -s "$dat" ] || { echo "no trace.dat in $results"; return 1; }
 	echo "trace.dat: $dat ($(du -h "$dat" | cut -f1))"
-	echo "# trace-cmd report $dat | head -n 20"
+	echo "# trace-cmd report $dat | head -n 15"
 	trace-cmd report "$dat" >"$results/report-host.txt" 2>&1 ||
 		{ tail -n 5 "$results/report-host.txt"; echo "trace-cmd report FAILED on the host"; return 1; }
-	head -n 20 "$results/report-host.txt"
-	echo "# trace-cmd report --stat $dat"
-	trace-cmd report --stat "$dat" 2>&1 | grep -v '^ *$' | head -n 20 || true
+	head -n 15 "$results/report-host.txt"
+	echo "..."
+	# The same events as the guest's trace-cmd read: the file is portable.
+	awk '$2 ~ /^\[[0-9]+\]$/ { n[$2]++; t++ } END { printf "%d events:", t; for (c in n) printf " CPU %d: %d", substr(c, 2) + 0, n[c]; print "" }' \
+		"$results/report-host.txt"
 }
 
 # cleanup: nothing the demo started outlives it.
@@ -123,10 +125,49 @@ ks_window() {
 	xdotool search --onlyvisible --name 'Kernel ?Shark' 2>/dev/null | head -n 1
 }
 
+# session REPORT DAT: a KernelShark session (the JSON it saves itself on
+# exit) that opens DAT full screen, the plots given most of the height,
+# zoomed on the workload (first to last event of its busy loops and gzip),
+# with the CPU plots and one plot per workload task below them.
+session() {
+	local report=$1 dat=$2 pids range
+	# "comm-pid [cpu] seconds.micro:" lines of the workload's tasks.
+	sed -nE 's/^ *(spin-cpu[01]|gzip)-([0-9]+) +\[[0-9]+\] +([0-9]+)\.([0-9]{6}):.*/\1 \2 \3\4/p' \
+		"$report" >"$results/workload-tasks.txt"
+	pids=$(sort -s -u -k1,1 "$results/workload-tasks.txt" | cut -d' ' -f2 | paste -sd, -)
+	range=$(awk 'NR == 1 { a = $3 } { b = $3 } END { if (NR) printf "%d000, %d000", a, b }' \
+		"$results/workload-tasks.txt")
+	[ -n "$range" ] || return 1
+	cat <<-EOF
+	{
+	  "type": "kshark.config.session",
+	  "MainWindow": [1600, 900],
+	  "Splitter": [640, 160],
+	  "Model": { "type": "kshark.config.model", "range": [$range], "bins": 1400 },
+	  "data streams": [ {
+	    "type": "kshark.config.stream", "stream id": 0,
+	    "data": { "type": "kshark.config.data", "file": "$dat", "name": "top buffer",
+	              "time": $(stat -c %Y "$dat") },
+	    "filters": { "type": "kshark.config.filter", "filter mask": 7 },
+	    "plugins": { "type": "kshark.config.plugins",
+	                 "registered": [["kvm_combo", false], ["missed_events", true], ["sched_events", true]] },
+	    "CPUPlots": [0, 1],
+	    "TaskPlots": [$pids]
+	  } ],
+	  "ComboPlots": [],
+	  "Markers": { "type": "kshark.config.markers", "markA": { "isSet": false },
+	               "markB": { "isSet": false }, "Active": "A" },
+	  "ViewTop": 0,
+	  "ColorScheme": 0.75,
+	  "User Plugins": { "type": "kshark.config.plugins", "obj. files": [] }
+	}
+	EOF
+}
+
 # render DAT PNG: KernelShark, a Qt GUI, on a virtual X screen; grab the
 # screen once its window shows and has drawn its plots.
 render() {
-	local dat=$1 png=$2 log=$results/kernelshark.log dfile=$results/xvfb.display win as
+	local dat=$1 png=$2 log=$results/kernelshark.log dfile=$results/xvfb.display win as args
 	: >"$log"
 	rm -f "$png" "$dfile"
 	# -displayfd: Xvfb picks a free display itself and writes its number,
@@ -141,6 +182,12 @@ render() {
 	# no privilege: run it as nobody, on a copy, with a home of its own.
 	ksdir=$(mktemp -d)
 	cp "$dat" "$ksdir/trace.dat"
+	args=(trace.dat)
+	if session "$results/report-host.txt" "$ksdir/trace.dat" >"$ksdir/session.json"; then
+		args=(-s session.json)
+	else
+		echo "(no workload task found in the report: KernelShark opens with its defaults)"
+	fi
 	as=()
 	if [ "$(id -u)" = 0 ]; then
 		chown -R nobody: "$ksdir"
@@ -148,7 +195,7 @@ render() {
 	fi
 	# The GUI has no business outliving the demo: a hard limit.
 	(cd "$ksdir" && exec timeout -k 5 120 "${as[@]}" env HOME="$ksdir" XDG_RUNTIME_DIR="$ksdir" \
-		kernelshark trace.dat) >>"$log" 2>&1 &
+		kernelshark "${args[@]}") >>"$log" 2>&1 &
 	ks_pid=$!
 	if ! wait_for 60 ks_window; then
 		kill -0 "$ks_pid" 2>/dev/null && echo "KernelShark showed no window in 60 s" ||
@@ -157,7 +204,7 @@ render() {
 		return 1
 	fi
 	win=$(ks_window)
-	# No window manager: place and size the window by hand, full screen.
+	# No window manager: place it by hand (the session sizes it).
 	xdotool windowmove "$win" 0 0 windowsize "$win" 1600 900 >/dev/null 2>&1 || true
 	# Loading and drawing the plots takes a few seconds after the window maps.
 	sleep 8

@@ -88,10 +88,9 @@ awk '/^#/ { print; next } /spin-cpu/ { go = 1 } go && n++ < 24 { print } n == 24
 echo "..."
 
 section "5. trace_pipe: a consuming read, events as they happen"
-# A fresh buffer and a marker, then the first lines that come: the ticks
-# and wakeups of an otherwise idle system, the marker among them.
+# A fresh buffer, then the first lines that come: the ticks, softirqs and
+# wakeups of a system at rest. Each line read is gone from the buffer.
 echo >"$dir/trace"
-echo "hello from trace_marker" >"$dir/trace_marker"
 echo "# cat trace_pipe | head -n 10"
 timeout 10 awk '{ print } NR == 10 { exit }' "$dir/trace_pipe" || true
 
