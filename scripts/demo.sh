@@ -227,7 +227,11 @@ main() {
 	rbt_need_pkgs qemu-system-x86 busybox-static cpio xz-utils rsync kmod python3 util-linux \
 		build-essential bc bison flex libelf-dev libssl-dev linux-source-6.12 trace-cmd
 
-	heading "Build: the test kernel${stock:+ (stock $stock)} and rbtrace.ko"
+	if [ -n "$stock" ]; then
+		heading "Build: rbtrace.ko for Debian's stock $stock kernel"
+	else
+		heading "Build: the test kernel (cached) and rbtrace.ko"
+	fi
 	build
 	mkdir -p "$RBT_CACHE/runs"
 	results=$(mktemp -d "$RBT_CACHE/runs/demo-$(date +%Y%m%d-%H%M%S)-XXXX")
