@@ -125,6 +125,12 @@ ks_window() {
 	xdotool search --onlyvisible --name 'Kernel ?Shark' 2>/dev/null | head -n 1
 }
 
+# ks_settled: KernelShark's window shows, or KernelShark is gone (no use
+# waiting for it then).
+ks_settled() {
+	[ -n "$(ks_window)" ] || ! kill -0 "$ks_pid" 2>/dev/null
+}
+
 # session REPORT DAT: a KernelShark session (the JSON it saves itself on
 # exit) that opens DAT full screen, the plots given most of the height,
 # zoomed on the workload (first to last event of its busy loops and gzip),
@@ -165,8 +171,20 @@ session() {
 }
 
 # render DAT PNG: KernelShark, a Qt GUI, on a virtual X screen; grab the
-# screen once its window shows and has drawn its plots.
+# screen once its window shows and has drawn its plots. Whatever happens,
+# neither outlives this function.
 render() {
+	local rc=0
+	render_x "$@" || rc=$?
+	cleanup
+	wait "$ks_pid" "$xvfb_pid" 2>/dev/null || true
+	ks_pid=''
+	xvfb_pid=''
+	ksdir=''
+	return "$rc"
+}
+
+render_x() {
 	local dat=$1 png=$2 log=$results/kernelshark.log dfile=$results/xvfb.display win as args
 	: >"$log"
 	rm -f "$png" "$dfile"
@@ -197,7 +215,8 @@ render() {
 	(cd "$ksdir" && exec timeout -k 5 120 "${as[@]}" env HOME="$ksdir" XDG_RUNTIME_DIR="$ksdir" \
 		kernelshark "${args[@]}") >>"$log" 2>&1 &
 	ks_pid=$!
-	if ! wait_for 60 ks_window; then
+	wait_for 60 ks_settled || true
+	if [ -z "$(ks_window)" ]; then
 		kill -0 "$ks_pid" 2>/dev/null && echo "KernelShark showed no window in 60 s" ||
 			echo "KernelShark exited without showing a window"
 		tail -n 5 "$log"
@@ -210,11 +229,6 @@ render() {
 	sleep 8
 	kill -0 "$ks_pid" 2>/dev/null || { echo "KernelShark died while drawing (see $log)"; return 1; }
 	timeout 30 import -window root "$png" >>"$log" 2>&1 || { echo "screen grab failed (see $log)"; return 1; }
-	cleanup
-	wait "$ks_pid" "$xvfb_pid" 2>/dev/null || true
-	ks_pid=''
-	xvfb_pid=''
-	ksdir=''
 	echo "KernelShark picture: $png ($(identify -format '%wx%h' "$png" 2>/dev/null))"
 }
 
