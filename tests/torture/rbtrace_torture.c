@@ -81,6 +81,7 @@ struct tort_rec {
 };
 
 struct tort_stream {
+	u32 rng;		/* xorshift32 state: sizes, NMI-safe */
 	u32 next_seq;		/* writer side */
 	u64 attempts;
 	u64 committed;
@@ -134,11 +135,9 @@ static void tort_write(int ctx)
 {
 	int cpu = smp_processor_id();
 	struct tort_stream *s = &tc[cpu].s[ctx];
-	unsigned int len = sizeof(struct tort_rec) +
-			   get_random_u32_below(max_size - sizeof(struct tort_rec) + 1);
 	struct rbt_event *event;
 	struct tort_rec *r;
-	unsigned int i;
+	unsigned int i, len;
 
 	/*
 	 * W1: no write while a resize may refuse it uncounted. Acquire:
@@ -150,6 +149,14 @@ static void tort_write(int ctx)
 		WRITE_ONCE(paused_writes, paused_writes + 1);	/* statistic only */
 		return;
 	}
+	/*
+	 * Not get_random_u32_below(): its batched entropy takes a local
+	 * lock, which an NMI must not (lockdep: {INITIAL USE} -> {IN-NMI}).
+	 */
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 17;
+	s->rng ^= s->rng << 5;
+	len = sizeof(*r) + s->rng % (max_size - sizeof(*r) + 1);
 	s->attempts++;
  /*W2*/	event = rbt_lock_reserve(buf, len);
 	if (!event)
@@ -611,6 +618,10 @@ static int __init tort_init(void)
 	if (!page_copy)
 		goto out;
 	for_each_possible_cpu(cpu) {
+		int ctx;
+
+		for (ctx = 0; ctx < NR_CTX; ctx++)
+			tc[cpu].s[ctx].rng = get_random_u32() | 1;
 		mutex_init(&tc[cpu].check_lock);
 		hrtimer_init(&tc[cpu].timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		tc[cpu].timer.function = tort_timer;
