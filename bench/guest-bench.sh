@@ -65,13 +65,16 @@ if want read; then
 		for size in 10 256; do
 			n=$read_n
 			[ "$size" = 10 ] || n=$((read_n / 5))
-			# drain: N events in the buffer, then splice them all out.
-			quiet 16384
-			echo 1 >"$d/tracing_on"
-			"$tool" write "$d" 1 "$n" "$size"
-			echo 0 >"$d/tracing_on"
-			r=$(taskset -c 0 "$tool" splice "$d" 1 /tmp/raw.out)
-			echo "readbench impl=$impl mode=drain size=$size written=$n $r overrun=$(cstat "$impl" 1 overrun)" >>"$out"
+			# drain: N events in the buffer, then splice them all out;
+			# three times (for the wall clock: -icount repeats).
+			for rep in 1 2 3; do
+				quiet 16384
+				echo 1 >"$d/tracing_on"
+				"$tool" write "$d" 1 "$n" "$size"
+				echo 0 >"$d/tracing_on"
+				r=$(taskset -c 0 "$tool" splice "$d" 1 /tmp/raw.out)
+				echo "readbench impl=$impl mode=drain size=$size rep=$rep written=$n $r overrun=$(cstat "$impl" 1 overrun)" >>"$out"
+			done
 			# live: a writer on CPU 1, the splice reader on CPU 0
 			# meanwhile, into 256 KiB; how many are lost depends on
 			# how the vCPUs were scheduled: three times.
@@ -84,12 +87,14 @@ if want read; then
 			done
 		done
 		# trace_pipe text: N events in the buffer, read them all as text.
-		quiet 16384
-		echo 1 >"$d/tracing_on"
-		"$tool" write "$d" 1 "$pipe_n" 10
-		echo 0 >"$d/tracing_on"
-		r=$(taskset -c 0 "$tool" pipe "$d")
-		echo "readbench impl=$impl mode=pipe size=10 written=$pipe_n $r" >>"$out"
+		for rep in 1 2 3; do
+			quiet 16384
+			echo 1 >"$d/tracing_on"
+			"$tool" write "$d" 1 "$pipe_n" 10
+			echo 0 >"$d/tracing_on"
+			r=$(taskset -c 0 "$tool" pipe "$d")
+			echo "readbench impl=$impl mode=pipe size=10 rep=$rep written=$pipe_n $r" >>"$out"
+		done
 	done
 	rm -f /tmp/raw.out
 fi

@@ -49,7 +49,7 @@ gcc -O2 -Wall -Wextra -Werror -o "$bdir/bench/rbt_readbench" "$RBT_TOP/bench/rbt
 
 runs=$RBT_CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$runs"
-"$RBT_TOP/scripts/qemu-run.sh" --icount --smp 2 --timeout 1200 --results "$runs/icount" \
+"$RBT_TOP/scripts/qemu-run.sh" --icount --smp 2 --timeout 2400 --results "$runs/icount" \
 	"$RBT_TOP/bench/guest-bench.sh" "$bdir" "$events" "$runs/icount/bench.txt" >&2 ||
 	rbt_die "bench: the -icount boot failed (see $runs/icount)"
 # Wall clock: write cost and read throughput; hackbench and memory only
