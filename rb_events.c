@@ -307,16 +307,18 @@ char rb_event_state(const struct rb_event_match *m)
 }
 
 /**
- * rb_event_show_enabled - list the enabled types, one "system:name" a line
- * @m: the seq_file of set_event
+ * rb_event_show_list - list event types, one "system:name" a line
+ * @m: the seq_file of set_event or available_events
+ * @enabled: only the enabled ones (set_event); else every type that can
+ *           be enabled (available_events)
  */
-void rb_event_show_enabled(struct seq_file *m)
+void rb_event_show_list(struct seq_file *m, bool enabled)
 {
 	struct rb_event_type *t;
 
 	mutex_lock(&rb_events_mutex);
 	list_for_each_entry(t, &rb_event_list, list)
-		if (t->enabled)
+		if (enabled ? t->enabled : !!t->reg)
 			seq_printf(m, "%s:%s\n", t->system, t->name);
 	mutex_unlock(&rb_events_mutex);
 }

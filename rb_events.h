@@ -159,7 +159,7 @@ int rb_event_set_one(struct rb_event_type *type, bool on);
 void rb_event_parse_match(char *word, struct rb_event_match *m);
 int rb_event_set_match(const struct rb_event_match *m, bool on, bool dry_run);
 char rb_event_state(const struct rb_event_match *m);
-void rb_event_show_enabled(struct seq_file *m);
+void rb_event_show_list(struct seq_file *m, bool enabled);
 void rb_event_disable_all(void);
 void rb_events_add_existing(void);
 void rb_events_forget_dirs(void);

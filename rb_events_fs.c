@@ -147,6 +147,48 @@ static const struct file_operations rb_enable_fops = {
 };
 
 /*
+ * events/<system>/filter and events/<system>/<event>/filter. rbtrace has
+ * no event filters; the files exist because trace-cmd finds the events
+ * of "record -e sched" by globbing events/sched/filter. They read "none"
+ * and accept only the clearing writes ("0", or nothing) trace-cmd makes.
+ */
+static int rb_filter_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, "none\n");
+	return 0;
+}
+
+static int rb_filter_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, rb_filter_show, NULL);
+}
+
+static ssize_t rb_filter_write(struct file *file, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	char buf[4] = "";
+
+	if (cnt >= sizeof(buf) || copy_from_user(buf, ubuf, cnt))
+		goto refuse;
+	if (strcmp(strim(buf), "0") && *strim(buf))
+		goto refuse;
+	*ppos += cnt;
+	return cnt;
+refuse:
+	pr_warn_ratelimited("rbtrace: event filters are not supported\n");
+	return -EINVAL;
+}
+
+static const struct file_operations rb_filter_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rb_filter_open,
+	.read		= seq_read,
+	.write		= rb_filter_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/*
  * events/enable (i_private NULL) and events/<system>/enable (i_private
  * the system's name): '0', '1' or 'X' (mixed); write 0 or 1.
  */
@@ -193,9 +235,17 @@ static const struct file_operations rb_group_enable_fops = {
 /* set_event: the enabled events, "system:event" a line. */
 static int rb_set_event_show(struct seq_file *m, void *v)
 {
-	rb_event_show_enabled(m);
+	rb_event_show_list(m, true);
 	return 0;
 }
+
+/* available_events: every event that can be enabled, "system:event". */
+static int rb_available_events_show(struct seq_file *m, void *v)
+{
+	rb_event_show_list(m, false);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rb_available_events);
 
 static int rb_set_event_open(struct inode *inode, struct file *file)
 {
@@ -341,9 +391,11 @@ static int rb_add_event_files(struct rb_event_system *sys, struct rb_event_type 
 	debugfs_create_file("id", 0400, dir, type, &rb_id_fops);
 	if (type->reg) {
 		debugfs_create_file("enable", 0600, dir, type, &rb_enable_fops);
+		debugfs_create_file("filter", 0600, dir, type, &rb_filter_fops);
 		if (!sys->has_enable) {
 			debugfs_create_file("enable", 0600, sys->dir,
 					    (void *)sys->name, &rb_group_enable_fops);
+			debugfs_create_file("filter", 0600, sys->dir, NULL, &rb_filter_fops);
 			sys->has_enable = true;
 		}
 	}
@@ -420,6 +472,7 @@ int rb_events_fs_init(struct dentry *top, struct rbt_buffer *buffer)
 	debugfs_create_file("header_event", 0400, dir, NULL, &rb_header_event_fops);
 	debugfs_create_file("enable", 0600, dir, NULL, &rb_group_enable_fops);
 	debugfs_create_file("set_event", 0600, top, NULL, &rb_set_event_fops);
+	debugfs_create_file("available_events", 0400, top, NULL, &rb_available_events_fops);
 	rb_events_dir = dir;
 	rb_events_add_existing();
 	return 0;
