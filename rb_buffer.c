@@ -285,7 +285,8 @@ static void rb_remove_pages(struct rb_cpu_buffer *cpu_buffer, unsigned long nr,
 /*
  * An iterator walks the pages in place, a user mapping shows them: either
  * way they must stay. buffer->mutex held (the first map and the last
- * unmap take it too).
+ * unmap take it too); rb_resize_cpu() checks again under reader_lock,
+ * which rbt_iter_start() takes to count itself.
  */
 static bool rb_resize_busy(struct rb_cpu_buffer *cpu_buffer)
 {
@@ -312,6 +313,18 @@ static int rb_resize_cpu(struct rb_cpu_buffer *cpu_buffer, unsigned long nr_page
 
 	rb_quiesce_cpu(cpu_buffer);
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	/*
+	 * Again, now for good: an iterator may have started during the
+	 * quiescing above. rbt_iter_start() counts itself under reader_lock,
+	 * so from here to the unlock none can start, and one that started
+	 * before is seen: it would walk the pages we are about to free.
+	 */
+	if (rb_resize_busy(cpu_buffer)) {
+		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+		rb_resume_cpu(cpu_buffer);
+		rb_free_page_list(&pages);
+		return -EBUSY;
+	}
 	arch_spin_lock(&cpu_buffer->lock);
 	/* Writers are out: commit caught up with tail. */
 	RB_WARN_ON(cpu_buffer, cpu_buffer->commit_page != cpu_buffer->tail_page);

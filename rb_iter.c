@@ -259,8 +259,13 @@ struct rbt_iter *rbt_iter_start(struct rbt_buffer *buffer, int cpu, gfp_t gfp)
 	}
 	cpu_buffer = buffer->buffers[cpu];
 	iter->cpu_buffer = cpu_buffer;
-	atomic_inc(&cpu_buffer->iterators);
+	/*
+	 * Counted under reader_lock: a resize checks the count again under
+	 * it before it frees pages (rb_resize_cpu()), so either it sees us
+	 * and backs off, or it is done before we look at a page.
+	 */
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	atomic_inc(&cpu_buffer->iterators);
 	rb_iter_reset(iter);
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 	return iter;

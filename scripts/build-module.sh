@@ -4,7 +4,8 @@
 # build-module.sh [--tests] [--allow-warnings] KDIR
 #
 # Build rbtrace.ko ("make module"; with --tests "make tests": rbtrace.ko
-# with its test hooks and the KUnit modules, tests/kunit/*.ko)
+# with its test hooks and the KUnit modules, tests/kunit/*.ko), then the
+# example module samples/rbtrace_sample.ko against it,
 # against the kernel build or headers tree KDIR, with W=1, and print the
 # directory holding the results. Any compiler or modpost warning fails the
 # build unless --allow-warnings is given: rbtrace builds warning-free on
@@ -55,9 +56,16 @@ main() {
 	# modules: the module the test kernel boots is that one.
 	target=module
 	[ "$tests" = 0 ] || target=tests
+	# The example module of samples/ too, against this rbtrace.ko's
+	# symbols: guest scenario 33-sample-module loads it from beside it.
 	{
 		echo "# make -C $dir KDIR=$kdir W=1 $target"
 		make -C "$dir" KDIR="$kdir" W=1 "$target" 2>&1 || rc=$?
+		if [ "$rc" = 0 ]; then
+			echo "# make -C $dir/samples KDIR=$kdir W=1"
+			make -C "$dir/samples" KDIR="$kdir" W=1 \
+				RBTRACE_SYMVERS="$dir/Module.symvers" 2>&1 || rc=$?
+		fi
 	} >"$dir/build.log"
 	if [ "$rc" != 0 ]; then
 		grep -E 'error|Error|warning:' "$dir/build.log" | head -n 30 >&2 || tail -n 30 "$dir/build.log" >&2
@@ -69,6 +77,7 @@ main() {
 		# An unchanged file is not recompiled, so its warning would not
 		# show next time: start the next build from clean.
 		make -C "$dir" KDIR="$kdir" clean >/dev/null 2>&1 || rm -f "$dir"/*.o "$dir"/tests/kunit/*.o
+		make -C "$dir/samples" KDIR="$kdir" clean >/dev/null 2>&1 || rm -f "$dir"/samples/*.o
 		rbt_die "build-module: warnings building against $kdir (log: $dir/build.log)"
 	fi
 	echo "$dir"
