@@ -40,6 +40,13 @@ struct rb_raw_data_entry {
 
 static struct rbt_buffer *rb_marker_buffer;
 
+/*
+ * The ip tracing_mark_write() records, once it has run: its own name is
+ * known, and looking it up in a module's symbol table (a linear search)
+ * cost more than the rest of a trace_pipe line.
+ */
+static unsigned long rb_mark_write_ip;
+
 /* "%ps" without the " [module]" suffix, as ftrace's kallsyms_lookup(). */
 static void rb_print_ip_sym(struct seq_buf *s, unsigned long ip)
 {
@@ -47,6 +54,10 @@ static void rb_print_ip_sym(struct seq_buf *s, unsigned long ip)
 
 	if (!ip) {
 		seq_buf_printf(s, "0");
+		return;
+	}
+	if (ip == READ_ONCE(rb_mark_write_ip)) {
+		seq_buf_printf(s, "tracing_mark_write");
 		return;
 	}
 	snprintf(sym, sizeof(sym), "%ps", (void *)ip);
@@ -162,6 +173,7 @@ static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 	if (!e)
 		return -EBADF;	/* recording off: ftrace's answer */
 	e->ip = _THIS_IP_;
+	WRITE_ONCE(rb_mark_write_ip, e->ip);
 	written = cnt;
 	if (copy_from_user_nofault(e->buf, ubuf, cnt)) {
 		memcpy(e->buf, RB_FAULTED_STR, RB_FAULTED_SIZE);
