@@ -213,8 +213,14 @@ static ssize_t rb_raw_splice_read(struct file *file, loff_t *ppos,
 			ret = it->stopped ? 0 : -EAGAIN;
 			goto out;
 		}
+		/*
+		 * Woken: by data, by ioctl(0) or close (0), or by tracing_on
+		 * going to 0. Then try once more, and splice what is there
+		 * or return 0: never the wait's 1, which would read as one
+		 * byte spliced.
+		 */
 		ret = rb_raw_wait(it, rb_buffer_percent());
-		if (ret <= 0 || !rbt_record_is_on(rb_fs_buffer))
+		if (ret <= 0)
 			goto out;
 		woken = true;
 	}

@@ -33,11 +33,13 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/types.h>
 
 #define SUBBUF		4096	/* default sub-buffer size of both */
 #define HDR		16	/* u64 time_stamp, local_t commit */
-#define MISSED_EVENTS	(1UL << 31)
-#define MISSED_STORED	(1UL << 30)
+#define BIT(n)		(1UL << (n))
+#define MISSED_EVENTS	BIT(31)
+#define MISSED_STORED	BIT(30)
 
 static void die(const char *what)
 {
@@ -95,7 +97,7 @@ static void count_pages(const char *out, long *events, long *missed)
 	if (fd < 0)
 		die(out);
 	while (read(fd, page, SUBBUF) == SUBBUF) {
-		uint64_t commit;
+		__u64 commit;
 		unsigned int off = 0, len;
 
 		memcpy(&commit, page + 8, 8);
@@ -104,7 +106,7 @@ static void count_pages(const char *out, long *events, long *missed)
 			len = SUBBUF - HDR;
 		if ((commit & MISSED_EVENTS) && (commit & MISSED_STORED) &&
 		    len + HDR + 8 <= SUBBUF) {
-			uint64_t m;
+			__u64 m;
 
 			memcpy(&m, page + HDR + len, 8);
 			*missed += m;
@@ -112,7 +114,7 @@ static void count_pages(const char *out, long *events, long *missed)
 			*missed += 1;	/* some, count unknown */
 		}
 		while (off + 4 <= len) {
-			uint32_t h, a0 = 0;
+			__u32 h, a0 = 0;
 			unsigned int type_len;
 
 			memcpy(&h, page + HDR + off, 4);
