@@ -259,6 +259,25 @@ void rbt_map_dup(struct rbt_buffer *buffer, int cpu)
 }
 EXPORT_SYMBOL_GPL(rbt_map_dup);
 
+/*
+ * The CPU's ring, with mapping_lock held, if it is mapped; else
+ * ERR_PTR(-EINVAL) for a bad CPU or ERR_PTR(-ENODEV), unlocked.
+ */
+static struct rb_cpu_buffer *rb_lock_mapped(struct rbt_buffer *buffer, int cpu)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+
+	if (!rb_valid_cpu(buffer, cpu))
+		return ERR_PTR(-EINVAL);
+	cpu_buffer = buffer->buffers[cpu];
+	mutex_lock(&cpu_buffer->mapping_lock);
+	if (!cpu_buffer->user_mapped) {
+		mutex_unlock(&cpu_buffer->mapping_lock);
+		return ERR_PTR(-ENODEV);
+	}
+	return cpu_buffer;
+}
+
 /**
  * rbt_unmap - a VMA of one CPU's ring went away
  * @buffer: the buffer
@@ -273,14 +292,9 @@ int rbt_unmap(struct rbt_buffer *buffer, int cpu)
 	struct rb_cpu_buffer *cpu_buffer;
 	unsigned long flags;
 
-	if (!rb_valid_cpu(buffer, cpu))
-		return -EINVAL;
-	cpu_buffer = buffer->buffers[cpu];
-	mutex_lock(&cpu_buffer->mapping_lock);
-	if (!cpu_buffer->user_mapped) {
-		mutex_unlock(&cpu_buffer->mapping_lock);
-		return -ENODEV;
-	}
+	cpu_buffer = rb_lock_mapped(buffer, cpu);
+	if (IS_ERR(cpu_buffer))
+		return PTR_ERR(cpu_buffer);
 	if (cpu_buffer->user_mapped > 1) {
 		cpu_buffer->user_mapped--;
 		mutex_unlock(&cpu_buffer->mapping_lock);
@@ -344,14 +358,9 @@ int rbt_map_get_reader(struct rbt_buffer *buffer, int cpu)
 	struct rb_page *reader;
 	int loops = 0;
 
-	if (!rb_valid_cpu(buffer, cpu))
-		return -EINVAL;
-	cpu_buffer = buffer->buffers[cpu];
-	mutex_lock(&cpu_buffer->mapping_lock);
-	if (!cpu_buffer->user_mapped) {
-		mutex_unlock(&cpu_buffer->mapping_lock);
-		return -ENODEV;
-	}
+	cpu_buffer = rb_lock_mapped(buffer, cpu);
+	if (IS_ERR(cpu_buffer))
+		return PTR_ERR(cpu_buffer);
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	/*
 	 * Two laps at most: the first may only finish the current page,
