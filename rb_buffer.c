@@ -392,6 +392,178 @@ int rbt_resize(struct rbt_buffer *buffer, unsigned long size, int cpu)
 }
 EXPORT_SYMBOL_GPL(rbt_resize);
 
+/* A CPU's new ring for rbt_set_subbuf_order(), built before the switch. */
+struct rb_new_ring {
+	struct rb_page		*reader;
+	struct list_head	pages;
+	unsigned long		nr_pages;
+};
+
+static void rb_free_new_rings(struct rbt_buffer *buffer, struct rb_new_ring *rings)
+{
+	int cpu;
+
+	for_each_cpu(cpu, buffer->cpumask) {
+		rb_free_page(rings[cpu].reader);
+		rb_free_page_list(&rings[cpu].pages);
+	}
+	kfree(rings);
+}
+
+/* Rings of sub-buffers of @order holding what each CPU's holds now. */
+static struct rb_new_ring *rb_alloc_new_rings(struct rbt_buffer *buffer, unsigned int order)
+{
+	unsigned long subbuf_size = (PAGE_SIZE << order) - RB_PAGE_HDR_SIZE;
+	struct rb_new_ring *rings;
+	unsigned long bytes;
+	int cpu;
+
+	rings = kcalloc(nr_cpu_ids, sizeof(*rings), GFP_KERNEL);
+	if (!rings)
+		return NULL;
+	for_each_possible_cpu(cpu)
+		INIT_LIST_HEAD(&rings[cpu].pages);
+	for_each_cpu(cpu, buffer->cpumask) {
+		struct rb_new_ring *r = &rings[cpu];
+
+		bytes = buffer->buffers[cpu]->nr_pages * buffer->subbuf_size;
+		r->nr_pages = max(DIV_ROUND_UP(bytes, subbuf_size), 2UL);
+		r->reader = rb_alloc_page_order(cpu, order, GFP_KERNEL);
+		if (!r->reader ||
+		    rb_alloc_pages_order(cpu, order, r->nr_pages, &r->pages)) {
+			rb_free_new_rings(buffer, rings);
+			return NULL;
+		}
+	}
+	return rings;
+}
+
+/*
+ * Put @r in place of the CPU's ring, empty, and move the old pages to
+ * @old (the reader page and the spare read page too). Writers are out,
+ * no iterator exists, reader_lock and the swap lock are held.
+ */
+static void rb_switch_ring(struct rb_cpu_buffer *cpu_buffer, struct rb_new_ring *r,
+			   struct list_head *old, struct rb_data_page **old_spare)
+{
+	struct rb_page *bpage, *tmp;
+	struct list_head *head;
+
+	rb_head_page_deactivate(cpu_buffer);
+	head = cpu_buffer->pages;
+	list_for_each_entry_safe(bpage, tmp, head, list)
+		list_move_tail(&bpage->list, old);
+	list_add_tail(head, old);
+	INIT_LIST_HEAD(&cpu_buffer->reader_page->list);
+	list_add_tail(&cpu_buffer->reader_page->list, old);
+	*old_spare = cpu_buffer->free_page;
+	cpu_buffer->free_page = NULL;
+
+	cpu_buffer->reader_page = r->reader;
+	r->reader = NULL;
+	cpu_buffer->nr_pages = r->nr_pages;
+	rb_make_ring(cpu_buffer, &r->pages);
+	INIT_LIST_HEAD(&r->pages);
+	rb_reset_cpu_locked(cpu_buffer);
+}
+
+/* Is an iterator open or a mapping in place on any CPU? */
+static bool rb_any_cpu_busy(struct rbt_buffer *buffer)
+{
+	unsigned long flags;
+	bool busy = false;
+	int cpu;
+
+	for_each_cpu(cpu, buffer->cpumask) {
+		struct rb_cpu_buffer *cpu_buffer = buffer->buffers[cpu];
+
+		/* Under reader_lock: pairs with rbt_iter_start(). */
+		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+		busy |= rb_resize_busy(cpu_buffer);
+		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	}
+	return busy;
+}
+
+/**
+ * rbt_set_subbuf_order - change the size of every sub-buffer
+ * @buffer: the buffer
+ * @order: sub-buffers become PAGE_SIZE << @order, 0 to 7
+ *
+ * Every CPU's ring is rebuilt, empty, with as many sub-buffers of the new
+ * size as hold its present data size (at least two): the events in the
+ * buffer are dropped and the counters zeroed, as tracefs does. Writers
+ * are refused for the moment of the switch. Consuming readers of the
+ * buffer must not run meanwhile (the caller keeps them out); a read page
+ * of the old size is refused by rbt_read_page() afterwards.
+ *
+ * Return: 0; -EINVAL for an order out of range; -EBUSY while an iterator
+ * is open or a CPU is mapped; -ENOMEM, the buffer unchanged.
+ */
+int rbt_set_subbuf_order(struct rbt_buffer *buffer, unsigned int order)
+{
+	unsigned int old_order = buffer->subbuf_order;
+	struct rb_data_page *spare;
+	struct rb_new_ring *rings;
+	unsigned long flags;
+	LIST_HEAD(old);
+	int cpu, ret = 0;
+
+	if (order > RB_MAX_ORDER)
+		return -EINVAL;
+	mutex_lock(&buffer->mutex);
+	if (order == old_order)
+		goto out;
+	/*
+	 * From here rbt_iter_start() refuses (it tests resizing under
+	 * reader_lock), so the check below stays true to the end.
+	 */
+	atomic_inc(&buffer->resizing);
+	ret = -EBUSY;
+	if (rb_any_cpu_busy(buffer))
+		goto out_resizing;
+	ret = -ENOMEM;
+	rings = rb_alloc_new_rings(buffer, order);
+	if (!rings)
+		goto out_resizing;
+
+	/* Every writer out: they run with preemption off (rcu). */
+	atomic_inc(&buffer->record_disabled);
+	synchronize_rcu();
+	for_each_cpu(cpu, buffer->cpumask) {
+		struct rb_cpu_buffer *cpu_buffer = buffer->buffers[cpu];
+
+		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+		arch_spin_lock(&cpu_buffer->lock);
+		rb_switch_ring(cpu_buffer, &rings[cpu], &old, &spare);
+		arch_spin_unlock(&cpu_buffer->lock);
+		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+		if (spare)
+			free_pages((unsigned long)spare, old_order);
+	}
+	buffer->nr_pages = max(DIV_ROUND_UP(buffer->nr_pages * buffer->subbuf_size,
+					    (PAGE_SIZE << order) - RB_PAGE_HDR_SIZE), 2UL);
+	buffer->subbuf_order = order;
+	buffer->subbuf_size = (PAGE_SIZE << order) - RB_PAGE_HDR_SIZE;
+	buffer->max_data_size = buffer->subbuf_size - 2 * sizeof(u32);
+	/*
+	 * The new sizes, then writers back: pairs with the acquire load of
+	 * record_disabled in rbt_lock_reserve(), so that a writer that sees
+	 * it drop reads the new sizes.
+	 */
+	smp_mb__before_atomic();
+	atomic_dec(&buffer->record_disabled);
+	rb_free_new_rings(buffer, rings);
+	rb_free_page_list(&old);
+	ret = 0;
+out_resizing:
+	atomic_dec(&buffer->resizing);
+out:
+	mutex_unlock(&buffer->mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rbt_set_subbuf_order);
+
 /**
  * rbt_size - bytes of sub-buffer data in one CPU's ring
  * @buffer: the buffer

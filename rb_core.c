@@ -584,7 +584,11 @@ struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer, unsigned long leng
 
 	preempt_disable_notrace();
 
-	if (unlikely(atomic_read(&buffer->record_disabled)))
+	/*
+	 * Acquire: the sizes read below are those rbt_set_subbuf_order()
+	 * set before it let writers back (its smp_mb__before_atomic()).
+	 */
+	if (unlikely(atomic_read_acquire(&buffer->record_disabled)))
 		goto out;
 	/* Every possible CPU has a ring (rbt_alloc()): no mask to test. */
 	cpu = raw_smp_processor_id();

@@ -36,6 +36,7 @@
 struct rbt_buffer *rb_fs_buffer;
 static struct dentry *rb_dir;
 static DEFINE_MUTEX(rb_files_mutex);	/* serialises resizes and clock changes */
+static unsigned int rb_readers_open;	/* under rb_files_mutex */
 static struct mutex *rb_access_mutex;	/* per CPU: consuming readers, resets */
 static int rb_percent = RB_DEFAULT_PERCENT;
 
@@ -76,6 +77,26 @@ void rb_access_lock(int cpu)
 void rb_access_unlock(int cpu)
 {
 	mutex_unlock(&rb_access_mutex[cpu]);
+}
+
+/**
+ * rb_reader_open - a file that reads the buffer is being opened
+ */
+void rb_reader_open(void)
+{
+	mutex_lock(&rb_files_mutex);
+	rb_readers_open++;
+	mutex_unlock(&rb_files_mutex);
+}
+
+/**
+ * rb_reader_close - it was released (or its open failed)
+ */
+void rb_reader_close(void)
+{
+	mutex_lock(&rb_files_mutex);
+	rb_readers_open--;
+	mutex_unlock(&rb_files_mutex);
 }
 
 /**
@@ -242,8 +263,10 @@ static ssize_t subbuf_size_read(struct file *filp, char __user *ubuf,
 
 /*
  * Writing takes what tracefs takes (1 to 128 pages, rounded up to a power
- * of two), but the order is fixed when the buffer is allocated: writing
- * the current size succeeds, another is refused with -EBUSY.
+ * of two) and rebuilds every ring at that size, empty
+ * (rbt_set_subbuf_order()). Refused with -EBUSY while a file that reads
+ * the buffer is open (its pages and records are sized by the old size;
+ * a mapping keeps its file open) or an iterator exists.
  */
 static ssize_t subbuf_size_write(struct file *filp, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
@@ -260,9 +283,13 @@ static ssize_t subbuf_size_write(struct file *filp, const char __user *ubuf,
 	order = fls_long(pages - 1);
 	if (order > RB_MAX_ORDER)
 		return -EINVAL;
-	if ((PAGE_SIZE << order) != rbt_subbuf_size(rb_fs_buffer) + RB_PAGE_HDR_SIZE) {
-		pr_warn_ratelimited("rbtrace: the sub-buffer size is set at load: use the subbuf_order module parameter\n");
-		return -EBUSY;
+	mutex_lock(&rb_files_mutex);
+	ret = rb_readers_open ? -EBUSY : rbt_set_subbuf_order(rb_fs_buffer, order);
+	mutex_unlock(&rb_files_mutex);
+	if (ret) {
+		pr_warn_ratelimited("rbtrace: buffer_subbuf_size_kb %lu: failed (%d)%s\n", kb, ret,
+				    ret == -EBUSY ? ": a reading file is open" : "");
+		return ret;
 	}
 	*ppos += cnt;
 	return cnt;

@@ -42,6 +42,14 @@ void rb_access_lock(int cpu);
 void rb_access_unlock(int cpu);
 void rb_reset_buffer(int cpu);
 
+/*
+ * Files that read the buffer (trace, trace_pipe, trace_pipe_raw) count
+ * themselves from open to release: the sub-buffer size changes only
+ * while none is open.
+ */
+void rb_reader_open(void);
+void rb_reader_close(void);
+
 /* Clock and wake-up settings (rb_debugfs.c) */
 bool rb_clock_in_ns(void);
 const char *rb_clock_name(void);

@@ -201,7 +201,7 @@ struct rbt_buffer {
 	unsigned int		flags;
 	int			cpus;
 	atomic_t		record_disabled;
-	atomic_t		resizing;
+	atomic_t		resizing;	/* sub-buffer size change under way */
 	struct mutex		mutex;		/* serialises resize and hotplug */
 	cpumask_var_t		cpumask;
 	struct rb_cpu_buffer	**buffers;
@@ -375,8 +375,11 @@ int rb_head_page_set_head(struct rb_cpu_buffer *cpu_buffer,
 int rb_head_page_set_normal(struct rb_cpu_buffer *cpu_buffer,
 			    struct rb_page *head, struct rb_page *prev,
 			    int old_flag);
+struct rb_page *rb_alloc_page_order(int cpu, unsigned int order, gfp_t gfp);
 struct rb_page *rb_alloc_page(struct rbt_buffer *buffer, int cpu, gfp_t gfp);
 void rb_free_page(struct rb_page *bpage);
+int rb_alloc_pages_order(int cpu, unsigned int order, unsigned long nr_pages,
+			 struct list_head *pages);
 int rb_alloc_pages(struct rbt_buffer *buffer, int cpu, unsigned long nr_pages,
 		   struct list_head *pages);
 void rb_free_page_list(struct list_head *pages);

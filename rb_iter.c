@@ -238,7 +238,8 @@ again:
  *
  * The CPU's ring cannot be resized until rbt_iter_finish().
  *
- * Return: the iterator, or NULL for a bad CPU or no memory.
+ * Return: the iterator, or NULL for a bad CPU, no memory, or a change of
+ * the sub-buffer size under way.
  */
 struct rbt_iter *rbt_iter_start(struct rbt_buffer *buffer, int cpu, gfp_t gfp)
 {
@@ -265,6 +266,13 @@ struct rbt_iter *rbt_iter_start(struct rbt_buffer *buffer, int cpu, gfp_t gfp)
 	 * and backs off, or it is done before we look at a page.
 	 */
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	/* Not while the sub-buffer size changes (rbt_set_subbuf_order()). */
+	if (atomic_read(&buffer->resizing)) {
+		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+		kfree(iter->event);
+		kfree(iter);
+		return NULL;
+	}
 	atomic_inc(&cpu_buffer->iterators);
 	rb_iter_reset(iter);
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);

@@ -336,13 +336,17 @@ static int rb_trace_open(struct inode *inode, struct file *file)
 		rb_reset_buffer(cpu);
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
+	rb_reader_open();
 	it = __seq_open_private(file, &rb_trace_seq_ops, sizeof(*it));
-	if (!it)
+	if (!it) {
+		rb_reader_close();
 		return -ENOMEM;
+	}
 	ret = rb_trace_iter_init(it, cpu);
 	if (ret) {
 		rb_trace_iter_free(it);
 		seq_release_private(inode, file);
+		rb_reader_close();
 	}
 	return ret;
 }
@@ -354,7 +358,9 @@ static int rb_trace_release(struct inode *inode, struct file *file)
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
 	rb_trace_iter_free(m->private);
-	return seq_release_private(inode, file);
+	seq_release_private(inode, file);
+	rb_reader_close();
+	return 0;
 }
 
 /* Writing is accepted and ignored; truncation at open resets (tracefs). */
@@ -535,8 +541,10 @@ static int rb_pipe_open(struct inode *inode, struct file *file)
 	it = kzalloc(sizeof(*it), GFP_KERNEL);
 	if (!it)
 		return -ENOMEM;
+	rb_reader_open();
 	if (rb_rec_alloc(&it->rec) || rb_text_alloc(&it->text)) {
 		rb_pipe_free(it);
+		rb_reader_close();
 		return -ENOMEM;
 	}
 	mutex_init(&it->lock);
@@ -551,6 +559,7 @@ static int rb_pipe_release(struct inode *inode, struct file *file)
 
 	mutex_destroy(&it->lock);
 	rb_pipe_free(it);
+	rb_reader_close();
 	return 0;
 }
 

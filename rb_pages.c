@@ -199,12 +199,12 @@ int rb_head_page_replace(struct rb_page *old, struct rb_page *new)
 }
 
 /**
- * rb_alloc_page - allocate one sub-buffer and its descriptor
- * @buffer: the buffer (gives the sub-buffer order)
- * @cpu: the CPU whose node the memory comes from
+ * rb_alloc_page_order - allocate a zeroed sub-buffer and its descriptor
+ * @cpu: the CPU it is for (its memory node)
+ * @order: the sub-buffer is PAGE_SIZE << @order
  * @gfp: allocation flags
  */
-struct rb_page *rb_alloc_page(struct rbt_buffer *buffer, int cpu, gfp_t gfp)
+struct rb_page *rb_alloc_page_order(int cpu, unsigned int order, gfp_t gfp)
 {
 	struct rb_page *bpage;
 	struct page *page;
@@ -215,9 +215,7 @@ struct rb_page *rb_alloc_page(struct rbt_buffer *buffer, int cpu, gfp_t gfp)
 	if (!bpage)
 		return NULL;
 
-	page = alloc_pages_node(cpu_to_node(cpu),
-				gfp | __GFP_COMP | __GFP_ZERO,
-				buffer->subbuf_order);
+	page = alloc_pages_node(cpu_to_node(cpu), gfp | __GFP_COMP | __GFP_ZERO, order);
 	if (!page) {
 		kfree(bpage);
 		return NULL;
@@ -225,6 +223,17 @@ struct rb_page *rb_alloc_page(struct rbt_buffer *buffer, int cpu, gfp_t gfp)
 	bpage->page = page_address(page);
 	INIT_LIST_HEAD(&bpage->list);
 	return bpage;
+}
+
+/**
+ * rb_alloc_page - allocate a sub-buffer of the buffer's size
+ * @buffer: the buffer
+ * @cpu: the CPU it is for
+ * @gfp: allocation flags
+ */
+struct rb_page *rb_alloc_page(struct rbt_buffer *buffer, int cpu, gfp_t gfp)
+{
+	return rb_alloc_page_order(cpu, buffer->subbuf_order, gfp);
 }
 
 /**
@@ -255,26 +264,26 @@ void rb_free_page_list(struct list_head *pages)
 }
 
 /**
- * rb_alloc_pages - allocate @nr_pages sub-buffers onto @pages
- * @buffer: the buffer
+ * rb_alloc_pages_order - allocate @nr_pages sub-buffers onto @pages
  * @cpu: the CPU they are for
+ * @order: each is PAGE_SIZE << @order
  * @nr_pages: how many
  * @pages: an empty list to put them on
  *
  * All or nothing: on failure every page allocated here is freed.
  */
-int rb_alloc_pages(struct rbt_buffer *buffer, int cpu, unsigned long nr_pages,
-		   struct list_head *pages)
+int rb_alloc_pages_order(int cpu, unsigned int order, unsigned long nr_pages,
+			 struct list_head *pages)
 {
 	gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN;
 	unsigned long i;
 
 	/* Do not push the machine into the OOM killer for a trace buffer. */
-	if (nr_pages > si_mem_available() / 2)
+	if ((nr_pages << order) > si_mem_available() / 2)
 		return -ENOMEM;
 
 	for (i = 0; i < nr_pages; i++) {
-		struct rb_page *bpage = rb_alloc_page(buffer, cpu, gfp);
+		struct rb_page *bpage = rb_alloc_page_order(cpu, order, gfp);
 
 		if (!bpage) {
 			rb_free_page_list(pages);
@@ -284,6 +293,19 @@ int rb_alloc_pages(struct rbt_buffer *buffer, int cpu, unsigned long nr_pages,
 		cond_resched();
 	}
 	return 0;
+}
+
+/**
+ * rb_alloc_pages - allocate @nr_pages sub-buffers of the buffer's size
+ * @buffer: the buffer
+ * @cpu: the CPU they are for
+ * @nr_pages: how many
+ * @pages: an empty list to put them on
+ */
+int rb_alloc_pages(struct rbt_buffer *buffer, int cpu, unsigned long nr_pages,
+		   struct list_head *pages)
+{
+	return rb_alloc_pages_order(cpu, buffer->subbuf_order, nr_pages, pages);
 }
 
 /**

@@ -335,6 +335,8 @@ static int rb_raw_open(struct inode *inode, struct file *file)
 	it = kzalloc(sizeof(*it), GFP_KERNEL);
 	if (!it)
 		return -ENOMEM;
+	/* Its spare page and positions are of the present sub-buffer size. */
+	rb_reader_open();
 	mutex_init(&it->lock);
 	it->cpu = rb_file_cpu(inode);
 	it->read = rb_raw_size();
@@ -351,6 +353,7 @@ static int rb_raw_release(struct inode *inode, struct file *file)
 		rbt_free_read_page(rb_fs_buffer, it->cpu, it->spare);
 	mutex_destroy(&it->lock);
 	kfree(it);
+	rb_reader_close();
 	return 0;
 }
 

@@ -93,6 +93,7 @@ struct rbt_buffer *rbt_alloc(unsigned long size, unsigned int flags,
 			     unsigned int order);
 void rbt_free(struct rbt_buffer *buffer);
 int rbt_resize(struct rbt_buffer *buffer, unsigned long size, int cpu);
+int rbt_set_subbuf_order(struct rbt_buffer *buffer, unsigned int order);
 unsigned long rbt_size(struct rbt_buffer *buffer, int cpu);
 unsigned int rbt_subbuf_size(struct rbt_buffer *buffer);
 unsigned int rbt_max_event_size(struct rbt_buffer *buffer);
