@@ -198,6 +198,27 @@ static ssize_t buffer_size_read(struct file *filp, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
 }
 
+/*
+ * A size in KiB written to buffer_size_kb or buffer_subbuf_size_kb: a
+ * number from 1 to what still fits in bytes, rounded up (else -EINVAL).
+ */
+static int rb_read_kb(const char __user *ubuf, size_t cnt, unsigned long *kb)
+{
+	int ret = rb_read_ulong(ubuf, cnt, kb);
+
+	if (ret)
+		return ret;
+	return *kb && *kb <= (ULONG_MAX >> 11) ? 0 : -EINVAL;
+}
+
+/* A size change was refused: one line saying which, why, and the errno. */
+static int rb_size_failed(const char *file, unsigned long kb, int ret)
+{
+	pr_warn_ratelimited("rbtrace: %s %lu: failed (%d)%s\n", file, kb, ret,
+			    ret == -EBUSY ? ": a trace file is open, or mmap()ed" : "");
+	return ret;
+}
+
 static ssize_t buffer_size_write(struct file *filp, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
@@ -205,19 +226,14 @@ static ssize_t buffer_size_write(struct file *filp, const char __user *ubuf,
 	unsigned long kb;
 	int ret;
 
-	ret = rb_read_ulong(ubuf, cnt, &kb);
+	ret = rb_read_kb(ubuf, cnt, &kb);
 	if (ret)
 		return ret;
-	if (!kb || kb > (ULONG_MAX >> 11))
-		return -EINVAL;
 	mutex_lock(&rb_files_mutex);
 	ret = rbt_resize(rb_fs_buffer, kb << 10, cpu);
 	mutex_unlock(&rb_files_mutex);
-	if (ret) {
-		pr_warn_ratelimited("rbtrace: buffer_size_kb %lu: resize failed (%d)%s\n", kb, ret,
-				    ret == -EBUSY ? ": a trace file is open, or mmap()ed" : "");
-		return ret;
-	}
+	if (ret)
+		return rb_size_failed("buffer_size_kb", kb, ret);
 	*ppos += cnt;
 	return cnt;
 }
@@ -274,11 +290,9 @@ static ssize_t subbuf_size_write(struct file *filp, const char __user *ubuf,
 	unsigned long kb, pages;
 	int ret, order;
 
-	ret = rb_read_ulong(ubuf, cnt, &kb);
+	ret = rb_read_kb(ubuf, cnt, &kb);
 	if (ret)
 		return ret;
-	if (!kb || kb > (ULONG_MAX >> 11))
-		return -EINVAL;
 	pages = DIV_ROUND_UP(kb << 10, PAGE_SIZE);
 	order = fls_long(pages - 1);
 	if (order > RB_MAX_ORDER)
@@ -286,11 +300,8 @@ static ssize_t subbuf_size_write(struct file *filp, const char __user *ubuf,
 	mutex_lock(&rb_files_mutex);
 	ret = rb_readers_open ? -EBUSY : rbt_set_subbuf_order(rb_fs_buffer, order);
 	mutex_unlock(&rb_files_mutex);
-	if (ret) {
-		pr_warn_ratelimited("rbtrace: buffer_subbuf_size_kb %lu: failed (%d)%s\n", kb, ret,
-				    ret == -EBUSY ? ": a reading file is open" : "");
-		return ret;
-	}
+	if (ret)
+		return rb_size_failed("buffer_subbuf_size_kb", kb, ret);
 	*ppos += cnt;
 	return cnt;
 }
