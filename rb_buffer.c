@@ -819,7 +819,7 @@ void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer)
 	rb_head_page_activate(cpu_buffer);
 	/* Pages and their ids stay; the counters a mapping shows do not. */
 	if (cpu_buffer->user_mapped)
-		rb_map_reset(cpu_buffer);
+		rb_map_update_meta(cpu_buffer);
 }
 
 /**

@@ -166,11 +166,12 @@ static int rb_filter_open(struct inode *inode, struct file *file)
 static ssize_t rb_filter_write(struct file *file, const char __user *ubuf,
 			       size_t cnt, loff_t *ppos)
 {
-	char buf[4] = "";
+	char buf[4] = "", *s;
 
 	if (cnt >= sizeof(buf) || copy_from_user(buf, ubuf, cnt))
 		goto refuse;
-	if (strcmp(strim(buf), "0") && *strim(buf))
+	s = strim(buf);
+	if (*s && strcmp(s, "0"))
 		goto refuse;
 	*ppos += cnt;
 	return cnt;

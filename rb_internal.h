@@ -400,6 +400,8 @@ struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer);
 void rb_advance_reader(struct rb_cpu_buffer *cpu_buffer);
 bool rb_per_cpu_empty(struct rb_cpu_buffer *cpu_buffer);
 bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu);
+void rb_mark_missed(struct rbt_buffer *buffer, struct rb_data_page *bpage,
+		    unsigned long missed);
 
 static inline struct rbt_event *rb_reader_event(struct rb_cpu_buffer *cpu_buffer)
 {
@@ -407,7 +409,7 @@ static inline struct rbt_event *rb_reader_event(struct rb_cpu_buffer *cpu_buffer
 }
 
 /* User mappings (rb_mmap.c) */
-void rb_map_reset(struct rb_cpu_buffer *cpu_buffer);
+void rb_map_update_meta(struct rb_cpu_buffer *cpu_buffer);
 
 /* Waiting (rb_wait.c) */
 void rb_waitq_init(struct rb_waitq *wq);

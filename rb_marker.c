@@ -173,7 +173,13 @@ static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 	if (!e)
 		return -EBADF;	/* recording off: ftrace's answer */
 	e->ip = _THIS_IP_;
-	WRITE_ONCE(rb_mark_write_ip, e->ip);
+	/*
+	 * Stored once, not at every write: a line all CPUs wrote would
+	 * bounce between them. Any value seen is this function's ip; the
+	 * ONCE pair with rb_print_ip_sym()'s read keeps the word whole.
+	 */
+	if (unlikely(READ_ONCE(rb_mark_write_ip) != e->ip))
+		WRITE_ONCE(rb_mark_write_ip, e->ip);
 	written = cnt;
 	if (copy_from_user_nofault(e->buf, ubuf, cnt)) {
 		memcpy(e->buf, RB_FAULTED_STR, RB_FAULTED_SIZE);

@@ -47,8 +47,13 @@ static unsigned int rb_map_subbuf_bytes(struct rbt_buffer *buffer)
 	return PAGE_SIZE << buffer->subbuf_order;
 }
 
-/* Refresh the meta page; reader_lock held. */
-static void rb_update_meta_page(struct rb_cpu_buffer *cpu_buffer)
+/**
+ * rb_map_update_meta - show the ring's state in the meta page, if mapped
+ * @cpu_buffer: the per-CPU buffer, reader_lock held
+ *
+ * After a swap by GET_READER and after a reset (rb_reset_cpu_locked()).
+ */
+void rb_map_update_meta(struct rb_cpu_buffer *cpu_buffer)
 {
 	struct rbt_buffer_meta *meta = cpu_buffer->meta_page;
 
@@ -62,15 +67,6 @@ static void rb_update_meta_page(struct rb_cpu_buffer *cpu_buffer)
 	meta->read = cpu_buffer->read;
 	/* Caches that do not snoop user mappings see the new values. */
 	flush_kernel_vmap_range(meta, PAGE_SIZE);
-}
-
-/**
- * rb_map_reset - the ring was emptied: show it in the meta page
- * @cpu_buffer: the per-CPU buffer, reader_lock held
- */
-void rb_map_reset(struct rb_cpu_buffer *cpu_buffer)
-{
-	rb_update_meta_page(cpu_buffer);
 }
 
 /*
@@ -104,7 +100,7 @@ out:
 	meta->subbuf_size = rb_map_subbuf_bytes(cpu_buffer->buffer);
 	/* Sub-buffer 0 starts one sub-buffer in, aligned as the others. */
 	meta->meta_page_size = meta->subbuf_size;
-	rb_update_meta_page(cpu_buffer);
+	rb_map_update_meta(cpu_buffer);
 }
 
 /*
@@ -315,26 +311,20 @@ int rbt_unmap(struct rbt_buffer *buffer, int cpu)
 EXPORT_SYMBOL_GPL(rbt_unmap);
 
 /*
- * The reader page is user space's: note events lost before it, in its
- * commit word and after its data, as rbt_read_page() does for a copy.
- * Not while the writer is still on the page: it owns commit then.
+ * The reader page is user space's: note events lost before it as a read
+ * of trace_pipe_raw does (rb_mark_missed()). Not while the writer is
+ * still on the page: it owns commit then.
  */
 static void rb_map_mark_missed(struct rb_cpu_buffer *cpu_buffer, unsigned long missed)
 {
 	struct rb_page *reader = cpu_buffer->reader_page;
-	struct rb_data_page *bpage = reader->page;
-	unsigned long commit, flags = RB_MISSED_EVENTS;
 
 	if (!missed || reader == cpu_buffer->commit_page)
 		return;
 	/* The data ends before the padding: room for the count. */
-	commit = reader->real_end ? reader->real_end : rb_page_size(reader);
-	if (cpu_buffer->buffer->subbuf_size - commit >= sizeof(missed)) {
-		memcpy(&bpage->data[commit], &missed, sizeof(missed));
-		flags |= RB_MISSED_STORED;
-	}
-	/* The writer has left the page: a plain store will do. */
-	local_set(&bpage->commit, commit | flags);
+	if (reader->real_end)
+		local_set(&reader->page->commit, reader->real_end);
+	rb_mark_missed(cpu_buffer->buffer, reader->page, missed);
 }
 
 /**
@@ -369,6 +359,7 @@ int rbt_map_get_reader(struct rbt_buffer *buffer, int cpu)
 	while (loops++ < 2 && !rb_per_cpu_empty(cpu_buffer)) {
 		reader = cpu_buffer->reader_page;
 		if (reader->read < rb_page_size(reader)) {
+			/* Ends: every event is 4 bytes or more (rb_event_length()). */
 			while (reader->read < rb_page_size(reader))
 				rb_advance_reader(cpu_buffer);
 			break;
@@ -381,7 +372,7 @@ int rbt_map_get_reader(struct rbt_buffer *buffer, int cpu)
 		cpu_buffer->lost_events = 0;
 		rb_map_mark_missed(cpu_buffer, lost);
 	}
-	rb_update_meta_page(cpu_buffer);
+	rb_map_update_meta(cpu_buffer);
 	cpu_buffer->meta_page->reader.lost_events = lost;
 	/* The page user space is about to read, seen as the CPU wrote it. */
 	flush_kernel_vmap_range(cpu_buffer->reader_page->page,

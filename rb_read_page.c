@@ -176,9 +176,17 @@ static struct rb_data_page *rb_swap_out_page(struct rb_cpu_buffer *cpu_buffer,
 	return bpage;
 }
 
-/* Note lost events in commit, the count after the data if it fits. */
-static void rb_mark_missed(struct rbt_buffer *buffer, struct rb_data_page *bpage,
-			   unsigned long missed)
+/**
+ * rb_mark_missed - note lost events in a page the writer has left
+ * @buffer: the buffer
+ * @bpage: the page, its commit the end of its data
+ * @missed: events lost before it, or 0
+ *
+ * RB_MISSED_EVENTS in commit, the count after the data (RB_MISSED_STORED)
+ * if it fits, and the bytes after that zeroed.
+ */
+void rb_mark_missed(struct rbt_buffer *buffer, struct rb_data_page *bpage,
+		    unsigned long missed)
 {
 	unsigned long commit = local_read(&bpage->commit);
 	unsigned long flags = 0;
@@ -245,7 +253,10 @@ int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
 	commit = rb_page_size(reader);
 	missed = cpu_buffer->lost_events;
 
-	/* A mapped ring shows its pages in place: none may leave it. */
+	/*
+	 * A mapped ring shows its pages in place: none may leave it.
+	 * user_mapped goes 0 -> 1 and 1 -> 0 under reader_lock (rb_mmap.c).
+	 */
 	mapped = cpu_buffer->user_mapped;
 	if (mapped || read || len < commit || reader == cpu_buffer->commit_page) {
 		/*
