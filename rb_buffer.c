@@ -10,7 +10,9 @@
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/trace_clock.h>
+#include <linux/seq_file.h>
 #include "rb_internal.h"
+#include "rb_clock.h"
 
 static unsigned long rb_size_to_pages(struct rbt_buffer *buffer,
 				      unsigned long size)
@@ -590,6 +592,31 @@ unsigned int rbt_subbuf_size(struct rbt_buffer *buffer)
 	return buffer->subbuf_size;
 }
 EXPORT_SYMBOL_GPL(rbt_subbuf_size);
+
+/**
+ * rbt_read_page_size - bytes of one sub-buffer, header and data
+ * @buffer: the buffer
+ *
+ * What rbt_read_page() fills and trace_pipe_raw hands out per sub-buffer.
+ */
+size_t rbt_read_page_size(struct rbt_buffer *buffer)
+{
+	return buffer->subbuf_size + RB_PAGE_HDR_SIZE;
+}
+EXPORT_SYMBOL_GPL(rbt_read_page_size);
+
+/**
+ * rbt_buffer_clock - the trace clock a buffer's events are stamped with
+ * @buffer: the buffer
+ *
+ * Return: the clock, or NULL when a module set a clock of its own with
+ * rbt_set_clock().
+ */
+const struct rbt_clock *rbt_buffer_clock(struct rbt_buffer *buffer)
+{
+	return rb_clock_of(READ_ONCE(buffer->clock));
+}
+EXPORT_SYMBOL_GPL(rbt_buffer_clock);
 
 /**
  * rbt_max_event_size - the largest payload rbt_lock_reserve() accepts

@@ -155,7 +155,7 @@ static u64 rb_counter_clock(void)
 	return atomic64_inc_return(&rb_counter);
 }
 
-const struct rb_clock rb_clocks[] = {
+const struct rbt_clock rb_clocks[] = {
 	{ "local",	trace_clock_local,	true },
 	{ "global",	trace_clock_global,	true },
 	{ "mono",	ktime_get_mono_fast_ns,	true },
@@ -168,12 +168,12 @@ const struct rb_clock rb_clocks[] = {
 const unsigned int rb_nr_clocks = ARRAY_SIZE(rb_clocks);
 
 /**
- * rb_clock_find - the clock called @name
+ * rbt_clock_find - the clock called @name
  * @name: as written to trace_clock (a trailing newline is ignored)
  *
  * Return: the clock, or NULL.
  */
-const struct rb_clock *rb_clock_find(const char *name)
+const struct rbt_clock *rbt_clock_find(const char *name)
 {
 	unsigned int i;
 
@@ -182,6 +182,19 @@ const struct rb_clock *rb_clock_find(const char *name)
 			return &rb_clocks[i];
 	return NULL;
 }
+EXPORT_SYMBOL_GPL(rbt_clock_find);
+
+/**
+ * rbt_clock_by_index - the clocks trace_clock lists, one by one
+ * @i: 0, 1, ...
+ *
+ * Return: the @i-th clock, or NULL past the last one.
+ */
+const struct rbt_clock *rbt_clock_by_index(unsigned int i)
+{
+	return i < rb_nr_clocks ? &rb_clocks[i] : NULL;
+}
+EXPORT_SYMBOL_GPL(rbt_clock_by_index);
 
 /**
  * rbt_set_clock_by_name - stamp a buffer's events with a trace clock
@@ -198,7 +211,7 @@ const struct rb_clock *rb_clock_find(const char *name)
  */
 int rbt_set_clock_by_name(struct rbt_buffer *buffer, const char *name)
 {
-	const struct rb_clock *clock = rb_clock_find(name);
+	const struct rbt_clock *clock = rbt_clock_find(name);
 
 	if (!clock)
 		return -EINVAL;
@@ -212,7 +225,7 @@ EXPORT_SYMBOL_GPL(rbt_set_clock_by_name);
  *
  * Return: the clock, or NULL for a clock a module set by hand.
  */
-const struct rb_clock *rb_clock_of(u64 (*read)(void))
+const struct rbt_clock *rb_clock_of(u64 (*read)(void))
 {
 	unsigned int i;
 
@@ -241,12 +254,14 @@ void rb_clock_init(void)
 }
 
 /**
- * rb_clock_get - start using a clock (the latch clock starts updating)
- * @clock: the clock
+ * rbt_clock_get - start using a clock (the latch clock starts updating)
+ * @clock: the clock, from rbt_clock_find() or rbt_clock_by_index()
+ *
+ * Pair each call with rbt_clock_put() once the clock is no longer used.
  *
  * Return: 0.
  */
-int rb_clock_get(const struct rb_clock *clock)
+int rbt_clock_get(const struct rbt_clock *clock)
 {
 	if (clock->read != rbt_latch_clock)
 		return 0;
@@ -258,12 +273,13 @@ int rb_clock_get(const struct rb_clock *clock)
 	mutex_unlock(&rb_latch_mutex);
 	return 0;
 }
+EXPORT_SYMBOL_GPL(rbt_clock_get);
 
 /**
- * rb_clock_put - stop using a clock
+ * rbt_clock_put - stop using a clock
  * @clock: the clock
  */
-void rb_clock_put(const struct rb_clock *clock)
+void rbt_clock_put(const struct rbt_clock *clock)
 {
 	if (clock->read != rbt_latch_clock)
 		return;
@@ -272,6 +288,7 @@ void rb_clock_put(const struct rb_clock *clock)
 		rb_latch_users--;
 	mutex_unlock(&rb_latch_mutex);
 }
+EXPORT_SYMBOL_GPL(rbt_clock_put);
 
 /**
  * rb_clock_exit - stop the latch updates for good (module unload)

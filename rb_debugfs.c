@@ -3,8 +3,9 @@
  * rbtrace file interface under /sys/kernel/debug/rbtrace/, with the
  * names and semantics of tracefs, so that cat, trace-cmd and
  * libtraceevent work on it unchanged. This file builds the tree and holds
- * the control files; the text, raw and event files live in rb_output.c,
- * rb_pipe_raw.c, rb_events_fs.c, rb_marker.c and rb_cmdlines.c.
+ * the control files of the buffer; the tracer's own files (text, raw
+ * pages, events, marker, saved_cmdlines) are in tracer/. Every file
+ * reaches its tracer (struct rbtr_trace) through its inode.
  *
  * Files are root-only: 0600 control, 0400 read-only, 0200 write-only.
  * Every file takes a module reference while open (.owner), so rmmod
@@ -23,22 +24,12 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "rb_internal.h"
-#include "rb_events.h"
 #include "rb_debugfs.h"
-#include "rb_clock.h"
+#include "tracer/events.h"
+#include "tracer/trace.h"
 
 /* Longest control-file write taken; tracefs's are short lines too. */
 #define RB_CTRL_WRITE_MAX	64
-/* ftrace's default watermark for splice and poll of trace_pipe_raw */
-#define RB_DEFAULT_PERCENT	50
-
-struct rbt_buffer *rb_fs_buffer;
-static struct dentry *rb_dir;
-static DEFINE_MUTEX(rb_files_mutex);	/* serialises resizes and clock changes */
-static unsigned int rb_readers_open;	/* under rb_files_mutex */
-static struct mutex *rb_access_mutex;	/* per CPU: consuming readers, resets */
-static int rb_percent = RB_DEFAULT_PERCENT;
 
 /* Parse one unsigned decimal from user space; trailing newline allowed. */
 static int rb_read_ulong(const char __user *ubuf, size_t cnt, unsigned long *val)
@@ -48,101 +39,22 @@ static int rb_read_ulong(const char __user *ubuf, size_t cnt, unsigned long *val
 	return kstrtoul_from_user(ubuf, cnt, 10, val);
 }
 
-/**
- * rb_file_cpu - the CPU a file is about
- * @inode: the file's inode
- *
- * Return: the CPU, or RBT_ALL_CPUS for a top-level file.
- */
-int rb_file_cpu(struct inode *inode)
-{
-	long v = (long)inode->i_private;
-
-	return v ? v - 1 : RBT_ALL_CPUS;
-}
-
-/**
- * rb_access_lock - serialise consuming reads of one CPU
- * @cpu: the CPU
- */
-void rb_access_lock(int cpu)
-{
-	mutex_lock(&rb_access_mutex[cpu]);
-}
-
-/**
- * rb_access_unlock - end rb_access_lock()
- * @cpu: the CPU
- */
-void rb_access_unlock(int cpu)
-{
-	mutex_unlock(&rb_access_mutex[cpu]);
-}
-
-/**
- * rb_reader_open - a file that reads the buffer is being opened
- */
-void rb_reader_open(void)
-{
-	mutex_lock(&rb_files_mutex);
-	rb_readers_open++;
-	mutex_unlock(&rb_files_mutex);
-}
-
-/**
- * rb_reader_close - it was released (or its open failed)
- */
-void rb_reader_close(void)
-{
-	mutex_lock(&rb_files_mutex);
-	rb_readers_open--;
-	mutex_unlock(&rb_files_mutex);
-}
-
-/**
- * rb_reset_buffer - empty one CPU's ring, or all, as "echo > trace" does
- * @cpu: the CPU or RBT_ALL_CPUS
- *
- * Waits for the consuming reader of each CPU to finish its event first.
- */
-void rb_reset_buffer(int cpu)
-{
-	int i;
-
-	for_each_possible_cpu(i) {
-		if (cpu != RBT_ALL_CPUS && cpu != i)
-			continue;
-		rb_access_lock(i);
-		rbt_reset_cpu(rb_fs_buffer, i);
-		rb_access_unlock(i);
-	}
-}
-
-/**
- * rb_buffer_percent - the buffer_percent setting
- *
- * Return: the fill level (0 to 100 %) splice and poll of trace_pipe_raw
- * wait for.
- */
-int rb_buffer_percent(void)
-{
-	return READ_ONCE(rb_percent);
-}
-
 /* tracing_on */
 static ssize_t tracing_on_read(struct file *filp, char __user *ubuf,
 			       size_t cnt, loff_t *ppos)
 {
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	char buf[4];
 	int r;
 
-	r = scnprintf(buf, sizeof(buf), "%d\n", rbt_record_is_on(rb_fs_buffer));
+	r = scnprintf(buf, sizeof(buf), "%d\n", rbt_record_is_on(tr->buffer));
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
 }
 
 static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	unsigned long val;
 	int ret;
 
@@ -152,11 +64,11 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf,
 	if (val > 1)
 		return -EINVAL;
 	if (val) {
-		rbt_record_on(rb_fs_buffer);
+		rbt_record_on(tr->buffer);
 	} else {
-		rbt_record_off(rb_fs_buffer);
+		rbt_record_off(tr->buffer);
 		/* As tracefs: readers waiting for more see the end now. */
-		rbt_wake_waiters(rb_fs_buffer, RBT_ALL_CPUS);
+		rbt_wake_waiters(tr->buffer, RBT_ALL_CPUS);
 	}
 	*ppos += cnt;
 	return cnt;
@@ -176,19 +88,20 @@ static const struct file_operations tracing_on_fops = {
 static ssize_t buffer_size_read(struct file *filp, char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
-	int cpu = rb_file_cpu(file_inode(filp)), i;
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
+	int cpu = rbtr_file_cpu(file_inode(filp)), i;
 	unsigned long size = 0;
 	bool same = true;
 	char buf[32];
 	int r;
 
 	if (cpu != RBT_ALL_CPUS) {
-		size = rbt_size(rb_fs_buffer, cpu);
+		size = rbt_size(tr->buffer, cpu);
 	} else {
 		for_each_possible_cpu(i) {
-			if (size && rbt_size(rb_fs_buffer, i) != size)
+			if (size && rbt_size(tr->buffer, i) != size)
 				same = false;
-			size = rbt_size(rb_fs_buffer, i);
+			size = rbt_size(tr->buffer, i);
 		}
 	}
 	if (same)
@@ -222,16 +135,17 @@ static int rb_size_failed(const char *file, unsigned long kb, int ret)
 static ssize_t buffer_size_write(struct file *filp, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
-	int cpu = rb_file_cpu(file_inode(filp));
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
+	int cpu = rbtr_file_cpu(file_inode(filp));
 	unsigned long kb;
 	int ret;
 
 	ret = rb_read_kb(ubuf, cnt, &kb);
 	if (ret)
 		return ret;
-	mutex_lock(&rb_files_mutex);
-	ret = rbt_resize(rb_fs_buffer, kb << 10, cpu);
-	mutex_unlock(&rb_files_mutex);
+	mutex_lock(&tr->files_mutex);
+	ret = rbt_resize(tr->buffer, kb << 10, cpu);
+	mutex_unlock(&tr->files_mutex);
 	if (ret)
 		return rb_size_failed("buffer_size_kb", kb, ret);
 	*ppos += cnt;
@@ -249,12 +163,13 @@ static const struct file_operations buffer_size_fops = {
 static ssize_t buffer_total_read(struct file *filp, char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	unsigned long total = 0;
 	char buf[32];
 	int cpu, r;
 
 	for_each_possible_cpu(cpu)
-		total += rbt_size(rb_fs_buffer, cpu) >> 10;
+		total += rbt_size(tr->buffer, cpu) >> 10;
 	r = scnprintf(buf, sizeof(buf), "%lu\n", total);
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
 }
@@ -269,11 +184,12 @@ static const struct file_operations buffer_total_fops = {
 static ssize_t subbuf_size_read(struct file *filp, char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	char buf[32];
 	int r;
 
 	r = scnprintf(buf, sizeof(buf), "%zu\n",
-		      (rbt_subbuf_size(rb_fs_buffer) + RB_PAGE_HDR_SIZE) >> 10);
+		      rbt_read_page_size(tr->buffer) >> 10);
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
 }
 
@@ -287,6 +203,7 @@ static ssize_t subbuf_size_read(struct file *filp, char __user *ubuf,
 static ssize_t subbuf_size_write(struct file *filp, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	unsigned long kb, pages;
 	int ret, order;
 
@@ -295,11 +212,11 @@ static ssize_t subbuf_size_write(struct file *filp, const char __user *ubuf,
 		return ret;
 	pages = DIV_ROUND_UP(kb << 10, PAGE_SIZE);
 	order = fls_long(pages - 1);
-	if (order > RB_MAX_ORDER)
+	if (order > RBT_MAX_SUBBUF_ORDER)
 		return -EINVAL;
-	mutex_lock(&rb_files_mutex);
-	ret = rb_readers_open ? -EBUSY : rbt_set_subbuf_order(rb_fs_buffer, order);
-	mutex_unlock(&rb_files_mutex);
+	mutex_lock(&tr->files_mutex);
+	ret = tr->readers_open ? -EBUSY : rbt_set_subbuf_order(tr->buffer, order);
+	mutex_unlock(&tr->files_mutex);
 	if (ret)
 		return rb_size_failed("buffer_subbuf_size_kb", kb, ret);
 	*ppos += cnt;
@@ -317,16 +234,18 @@ static const struct file_operations subbuf_size_fops = {
 static ssize_t percent_read(struct file *filp, char __user *ubuf,
 			    size_t cnt, loff_t *ppos)
 {
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	char buf[8];
 	int r;
 
-	r = scnprintf(buf, sizeof(buf), "%d\n", rb_buffer_percent());
+	r = scnprintf(buf, sizeof(buf), "%d\n", rbtr_buffer_percent(tr));
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
 }
 
 static ssize_t percent_write(struct file *filp, const char __user *ubuf,
 			     size_t cnt, loff_t *ppos)
 {
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	unsigned long val;
 	int ret;
 
@@ -335,7 +254,7 @@ static ssize_t percent_write(struct file *filp, const char __user *ubuf,
 		return ret;
 	if (val > 100)
 		return -EINVAL;
-	WRITE_ONCE(rb_percent, val);
+	WRITE_ONCE(tr->buffer_percent, val);
 	*ppos += cnt;
 	return cnt;
 }
@@ -347,83 +266,29 @@ static const struct file_operations percent_fops = {
 	.llseek		= default_llseek,
 };
 
-/*
- * trace_clock: the clocks of rb_clock.c. The one in force is kept here,
- * with a reference (the latch clock runs its updates while used).
- */
-static const struct rb_clock *rb_cur_clock;	/* under rb_files_mutex */
-
-/**
- * rb_clock_in_ns - does the clock in force count nanoseconds?
- *
- * Return: true for a nanosecond clock, false for a counter.
- */
-bool rb_clock_in_ns(void)
-{
-	const struct rb_clock *clock = READ_ONCE(rb_cur_clock);
-
-	return !clock || clock->in_ns;
-}
-
-/**
- * rb_clock_name - the name of the clock in force, for the trace header
- *
- * Return: its trace_clock name.
- */
-const char *rb_clock_name(void)
-{
-	const struct rb_clock *clock = READ_ONCE(rb_cur_clock);
-
-	return clock ? clock->name : "local";
-}
-
+/* trace_clock: the ring buffer's clocks, the tracer's in brackets. */
 static int trace_clock_show(struct seq_file *m, void *v)
 {
-	const struct rb_clock *cur = READ_ONCE(rb_cur_clock);
+	struct rbtr_trace *tr = m->private;
+	const struct rbt_clock *cur = READ_ONCE(tr->clock), *c;
 	unsigned int i;
 
-	for (i = 0; i < rb_nr_clocks; i++)
-		seq_printf(m, "%s%s%s%s", i ? " " : "", cur == &rb_clocks[i] ? "[" : "",
-			   rb_clocks[i].name, cur == &rb_clocks[i] ? "]" : "");
+	for (i = 0; (c = rbt_clock_by_index(i)); i++)
+		seq_printf(m, "%s%s%s%s", i ? " " : "", cur == c ? "[" : "",
+			   c->name, cur == c ? "]" : "");
 	seq_putc(m, '\n');
 	return 0;
 }
 
 static int trace_clock_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, trace_clock_show, NULL);
-}
-
-/* Switching clocks empties the buffer: stamps of two clocks do not mix. */
-static int rb_set_clock(const char *name)
-{
-	const struct rb_clock *clock = rb_clock_find(name), *old;
-	int ret;
-
-	if (!clock)
-		return -EINVAL;
-	mutex_lock(&rb_files_mutex);
-	ret = rb_clock_get(clock);
-	if (ret)
-		goto out;
-	ret = rbt_set_clock(rb_fs_buffer, clock->read);
-	if (ret) {
-		rb_clock_put(clock);
-		goto out;
-	}
-	old = rb_cur_clock;
-	WRITE_ONCE(rb_cur_clock, clock);
-	rb_reset_buffer(RBT_ALL_CPUS);
-	if (old)
-		rb_clock_put(old);
-out:
-	mutex_unlock(&rb_files_mutex);
-	return ret;
+	return single_open(file, trace_clock_show, rbtr_file_trace(inode));
 }
 
 static ssize_t trace_clock_write(struct file *filp, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	char buf[RB_CTRL_WRITE_MAX];
 	int ret;
 
@@ -432,7 +297,7 @@ static ssize_t trace_clock_write(struct file *filp, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, cnt))
 		return -EFAULT;
 	buf[cnt] = '\0';
-	ret = rb_set_clock(strim(buf));
+	ret = rbtr_set_clock(tr, strim(buf));
 	if (ret) {
 		pr_warn_ratelimited("rbtrace: trace_clock: unknown clock\n");
 		return ret;
@@ -461,7 +326,7 @@ static ssize_t cpumask_read(struct file *filp, char __user *ubuf,
 
 	if (!alloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
-	rb_get_traced_cpus(mask);
+	rbtr_get_traced_cpus(mask);
 	len = snprintf(NULL, 0, "%*pb\n", cpumask_pr_args(mask)) + 1;
 	buf = kmalloc(len, GFP_KERNEL);
 	if (buf) {
@@ -487,7 +352,7 @@ static ssize_t cpumask_write(struct file *filp, const char __user *ubuf,
 		return -ENOMEM;
 	ret = cpumask_parse_user(ubuf, cnt, mask);
 	if (!ret)
-		rb_set_traced_cpus(mask);
+		rbtr_set_traced_cpus(mask);
 	free_cpumask_var(mask);
 	if (ret)
 		return ret;
@@ -503,34 +368,37 @@ static const struct file_operations cpumask_fops = {
 };
 
 /* seconds.microseconds for nanosecond clocks, as tracefs's stats. */
-static void rb_stats_ts(struct seq_file *m, const char *what, u64 ts)
+static void rb_stats_ts(struct seq_file *m, struct rbtr_trace *tr,
+			const char *what, u64 ts)
 {
 	u32 rem;
 	u64 s;
 
-	if (!rb_clock_in_ns()) {
+	if (!rbtr_clock_in_ns(tr)) {
 		seq_printf(m, "%s: %llu\n", what, ts);
 		return;
 	}
-	s = div_u64_rem(rb_ns2usecs(ts), USEC_PER_SEC, &rem);
+	s = div_u64_rem(rbtr_ns2usecs(ts), USEC_PER_SEC, &rem);
 	seq_printf(m, "%s: %5llu.%06u\n", what, s, rem);
 }
 
 /* per_cpu/cpuN/stats, in tracefs's format (trace-cmd parses it). */
 static int stats_show(struct seq_file *m, void *v)
 {
+	struct inode *inode = m->private;
+	struct rbtr_trace *tr = rbtr_file_trace(inode);
 	struct rbt_cpu_stats st;
 	int ret;
 
-	ret = rbt_cpu_stats(rb_fs_buffer, (long)m->private, &st);
+	ret = rbt_cpu_stats(tr->buffer, rbtr_file_cpu(inode), &st);
 	if (ret)
 		return ret;
 	seq_printf(m, "entries: %llu\n", st.entries);
 	seq_printf(m, "overrun: %llu\n", st.overrun);
 	seq_printf(m, "commit overrun: %llu\n", st.commit_overrun);
 	seq_printf(m, "bytes: %llu\n", st.bytes);
-	rb_stats_ts(m, "oldest event ts", st.oldest_ts);
-	rb_stats_ts(m, "now ts", rbt_time_stamp(rb_fs_buffer));
+	rb_stats_ts(m, tr, "oldest event ts", st.oldest_ts);
+	rb_stats_ts(m, tr, "now ts", rbt_time_stamp(tr->buffer));
 	seq_printf(m, "dropped events: %llu\n", st.dropped);
 	seq_printf(m, "read events: %llu\n", st.read);
 	return 0;
@@ -538,7 +406,7 @@ static int stats_show(struct seq_file *m, void *v)
 
 static int stats_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, stats_show, (void *)(long)rb_file_cpu(inode));
+	return single_open(file, stats_show, inode);
 }
 
 static const struct file_operations stats_fops = {
@@ -549,9 +417,8 @@ static const struct file_operations stats_fops = {
 	.release	= single_release,
 };
 
-static int rb_create_cpu_dir(struct dentry *per_cpu, int cpu)
+static int rb_create_cpu_dir(struct rbtr_trace *tr, struct dentry *per_cpu, int cpu)
 {
-	void *data = rb_cpu_to_private(cpu);
 	struct dentry *dir;
 	char name[16];
 
@@ -559,143 +426,102 @@ static int rb_create_cpu_dir(struct dentry *per_cpu, int cpu)
 	dir = debugfs_create_dir(name, per_cpu);
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);
-	debugfs_create_file("trace", 0600, dir, data, &rb_trace_fops);
-	debugfs_create_file("trace_pipe", 0400, dir, data, &rb_trace_pipe_fops);
-	/* Not proxied: the proxy has no .splice_read (see rb_pipe_raw.c). */
-	debugfs_create_file_unsafe("trace_pipe_raw", 0400, dir, data, &rb_pipe_raw_fops);
-	debugfs_create_file("stats", 0400, dir, data, &stats_fops);
-	debugfs_create_file("buffer_size_kb", 0600, dir, data, &buffer_size_fops);
+	rbtr_create_cpu_file("trace", 0600, dir, tr, cpu, &rbtr_trace_fops);
+	rbtr_create_cpu_file("trace_pipe", 0400, dir, tr, cpu, &rbtr_trace_pipe_fops);
+	rbtr_create_cpu_file("trace_pipe_raw", 0400, dir, tr, cpu, &rbtr_pipe_raw_fops);
+	rbtr_create_cpu_file("stats", 0400, dir, tr, cpu, &stats_fops);
+	rbtr_create_cpu_file("buffer_size_kb", 0600, dir, tr, cpu, &buffer_size_fops);
 	return 0;
 }
 
 /* One per_cpu/cpuN for every possible CPU: trace-cmd opens them all. */
-static int rb_create_per_cpu(struct dentry *top)
+static int rb_create_per_cpu(struct rbtr_trace *tr)
 {
 	struct dentry *per_cpu;
 	int cpu, ret;
 
-	per_cpu = debugfs_create_dir("per_cpu", top);
+	per_cpu = debugfs_create_dir("per_cpu", tr->dir);
 	if (IS_ERR(per_cpu))
 		return PTR_ERR(per_cpu);
 	for_each_possible_cpu(cpu) {
-		ret = rb_create_cpu_dir(per_cpu, cpu);
+		ret = rb_create_cpu_dir(tr, per_cpu, cpu);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static void rb_create_control_files(struct dentry *top)
+static void rb_create_control_files(struct rbtr_trace *tr)
 {
-	debugfs_create_file("tracing_on", 0600, top, NULL, &tracing_on_fops);
-	debugfs_create_file("buffer_size_kb", 0600, top, NULL, &buffer_size_fops);
-	debugfs_create_file("buffer_total_size_kb", 0400, top, NULL, &buffer_total_fops);
-	debugfs_create_file("buffer_subbuf_size_kb", 0600, top, NULL, &subbuf_size_fops);
-	debugfs_create_file("buffer_percent", 0600, top, NULL, &percent_fops);
-	debugfs_create_file("trace_clock", 0600, top, NULL, &trace_clock_fops);
-	debugfs_create_file("tracing_cpumask", 0600, top, NULL, &cpumask_fops);
-	debugfs_create_file("trace", 0600, top, NULL, &rb_trace_fops);
-	debugfs_create_file("trace_pipe", 0400, top, NULL, &rb_trace_pipe_fops);
-}
+	struct dentry *top = tr->dir;
 
-static int rb_alloc_access_locks(void)
-{
-	int cpu;
-
-	rb_access_mutex = kcalloc(nr_cpu_ids, sizeof(*rb_access_mutex), GFP_KERNEL);
-	if (!rb_access_mutex)
-		return -ENOMEM;
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		mutex_init(&rb_access_mutex[cpu]);
-	return 0;
+	debugfs_create_file("tracing_on", 0600, top, tr, &tracing_on_fops);
+	debugfs_create_file("buffer_size_kb", 0600, top, tr, &buffer_size_fops);
+	debugfs_create_file("buffer_total_size_kb", 0400, top, tr, &buffer_total_fops);
+	debugfs_create_file("buffer_subbuf_size_kb", 0600, top, tr, &subbuf_size_fops);
+	debugfs_create_file("buffer_percent", 0600, top, tr, &percent_fops);
+	debugfs_create_file("trace_clock", 0600, top, tr, &trace_clock_fops);
+	debugfs_create_file("tracing_cpumask", 0600, top, tr, &cpumask_fops);
+	debugfs_create_file("trace", 0600, top, tr, &rbtr_trace_fops);
+	debugfs_create_file("trace_pipe", 0400, top, tr, &rbtr_trace_pipe_fops);
 }
 
 /* Build the tree; on failure the caller removes what was made. */
-static int rb_create_tree(struct rbt_buffer *buffer)
+static int rb_create_tree(struct rbtr_trace *tr)
 {
 	int ret;
 
-	rb_dir = debugfs_create_dir("rbtrace", NULL);
-	if (IS_ERR(rb_dir)) {
-		ret = PTR_ERR(rb_dir);
-		rb_dir = NULL;
+	tr->dir = debugfs_create_dir("rbtrace", NULL);
+	if (IS_ERR(tr->dir)) {
+		ret = PTR_ERR(tr->dir);
+		tr->dir = NULL;
 		return ret;
 	}
-	rb_create_control_files(rb_dir);
-	ret = rb_create_per_cpu(rb_dir);
+	rb_create_control_files(tr);
+	ret = rb_create_per_cpu(tr);
 	if (ret)
 		return ret;
-	ret = rb_events_fs_init(rb_dir, buffer);
+	ret = rbtr_events_fs_init(tr);
 	if (ret)
 		return ret;
-	ret = rb_cmdlines_init(rb_dir);
+	ret = rbtr_cmdlines_init(tr);
 	if (ret)
 		return ret;
-	return rb_marker_init(rb_dir, buffer);
-}
-
-static void rb_put_cur_clock(void)
-{
-	if (rb_cur_clock)
-		rb_clock_put(rb_cur_clock);
-	rb_cur_clock = NULL;
+	return rbtr_marker_init(tr);
 }
 
 /**
- * rb_debugfs_init - create /sys/kernel/debug/rbtrace/ for @buffer
- * @buffer: the buffer the files show
+ * rb_debugfs_init - create /sys/kernel/debug/rbtrace/ for a tracer
+ * @tr: the tracer the files show, set up by rbtr_trace_init()
  *
  * Return: 0 or a negative errno; nothing is left behind on failure.
  */
-int rb_debugfs_init(struct rbt_buffer *buffer)
+int rb_debugfs_init(struct rbtr_trace *tr)
 {
 	int ret;
 
-	rb_fs_buffer = buffer;
-	/* The clock the buffer was made with; NULL if not one of ours. */
-	rb_cur_clock = rb_clock_of(buffer->clock);
-	if (rb_cur_clock)
-		rb_clock_get(rb_cur_clock);
-	ret = rb_alloc_access_locks();
-	if (ret)
-		return ret;
-	ret = rb_create_tree(buffer);
+	ret = rb_create_tree(tr);
 	if (ret) {
-		rb_events_fs_exit();
-		rb_cmdlines_exit();
-		debugfs_remove_recursive(rb_dir);
-		rb_dir = NULL;
-		kfree(rb_access_mutex);
-		rb_access_mutex = NULL;
-		rb_put_cur_clock();
+		rbtr_events_fs_exit();
+		rbtr_cmdlines_exit();
+		debugfs_remove_recursive(tr->dir);
+		tr->dir = NULL;
 	}
 	return ret;
 }
 
 /**
  * rb_debugfs_exit - remove the files and the events they defined
+ * @tr: the tracer of rb_debugfs_init()
  *
  * Called at module unload, when no file is open (each open one holds a
  * module reference), so no file operation can be running.
  */
-void rb_debugfs_exit(void)
+void rb_debugfs_exit(struct rbtr_trace *tr)
 {
-	rb_marker_exit();
-	rb_events_fs_exit();
-	debugfs_remove_recursive(rb_dir);
-	rb_dir = NULL;
-	rb_cmdlines_exit();
-	kfree(rb_access_mutex);
-	rb_access_mutex = NULL;
-	rb_put_cur_clock();
-}
-
-/**
- * rb_debugfs_dir - the rbtrace directory, for files other parts create there
- *
- * Return: the directory, from rb_debugfs_init() to rb_debugfs_exit().
- */
-struct dentry *rb_debugfs_dir(void)
-{
-	return rb_dir;
+	rbtr_marker_exit();
+	rbtr_events_fs_exit();
+	debugfs_remove_recursive(tr->dir);
+	tr->dir = NULL;
+	rbtr_cmdlines_exit();
 }

@@ -19,40 +19,8 @@
 #include <asm/local64.h>
 #include <rbtrace/rbtrace.h>
 #include <rbtrace/rbtrace_mmap.h>
-
-/*
- * Event types, in type_len. 1..28 are data events whose length is
- * 4 * type_len; 0 is a data event whose length sits in array[0].
- */
-#define RB_TYPE_DATA_LONG	0
-#define RB_TYPE_DATA_MAX	28
-#define RB_TYPE_PADDING		29
-#define RB_TYPE_TIME_EXTEND	30
-#define RB_TYPE_TIME_STAMP	31
-
-#define RB_ALIGNMENT		4U
-#define RB_MAX_SMALL_DATA	(RB_ALIGNMENT * RB_TYPE_DATA_MAX)
-#define RB_EVNT_HDR_SIZE	4U
-#define RB_EVNT_MIN_SIZE	8U	/* two words */
-#define RB_LEN_TIME_EXTEND	8U
-#define RB_LEN_TIME_STAMP	8U
-
-/* Deltas are 27 bits; absolute stamps 59 bits (27 + 32). */
-#define RB_TS_SHIFT		27
-#define RB_TS_MASK		((1ULL << RB_TS_SHIFT) - 1)
-#define RB_TS_DELTA_TEST	(~RB_TS_MASK)
-#define RB_TS_MSB		(0xf8ULL << 56)
-#define RB_ABS_TS_MASK		(~RB_TS_MSB)
-
-/*
- * commit word of a data page, as ftrace: the low bits are the length of
- * the committed data; a reader handing a page out sets MISSED_EVENTS when
- * events were lost before it, and MISSED_STORED when the count of lost
- * events is stored (as a long) right after the data.
- */
-#define RB_MISSED_EVENTS	BIT(31)
-#define RB_MISSED_STORED	BIT(30)
-#define RB_MISSED_FLAGS		(RB_MISSED_EVENTS | RB_MISSED_STORED)
+#include "rb_format.h"
+#include "rb_hooks.h"
 
 /*
  * The write index and the entry count of a page carry an "updater" count
@@ -82,16 +50,7 @@
 
 /* Bit of record_disabled owned by rbt_record_off()/rbt_record_on(). */
 #define RB_BUFFER_OFF		BIT(20)
-#define RB_MAX_ORDER		7	/* write index has 20 bits */
-
-/* The page handed to readers and to user space: ftrace's buffer_data_page. */
-struct rb_data_page {
-	u64		time_stamp;	/* stamp of the first event */
-	local_t		commit;		/* bytes committed (+ missed flags) */
-	unsigned char	data[];		/* events */
-};
-
-#define RB_PAGE_HDR_SIZE	offsetof(struct rb_data_page, data)
+#define RB_MAX_ORDER		RBT_MAX_SUBBUF_ORDER
 
 /* Descriptor of one sub-buffer. list must come first (see RB_PAGE_HEAD). */
 struct rb_page {
@@ -237,63 +196,6 @@ static inline void rb_warn_disable(struct rbt_buffer *buffer)
 	WARN_ON_ONCE(1);
 }
 
-/* Event format helpers (rb_event.c) */
-unsigned int rb_event_length(struct rbt_event *event);
-unsigned int rb_event_ts_length(struct rbt_event *event);
-u64 rb_event_time_stamp(struct rbt_event *event);
-
-/*
- * rb_calculate_event_length - bytes to reserve for a payload of @length
- * (at least 1). A payload over RB_MAX_SMALL_DATA keeps its length in
- * array[0]. A total of 12 bytes is grown to 16 so that a discarded event
- * can always be turned into padding of at least RB_EVNT_MIN_SIZE.
- */
-static __always_inline unsigned int rb_calculate_event_length(unsigned int length)
-{
-	if (length > RB_MAX_SMALL_DATA)
-		length += sizeof(u32);
-	length += RB_EVNT_HDR_SIZE;
-	length = ALIGN(length, RB_ALIGNMENT);
-	if (length == RB_EVNT_MIN_SIZE + RB_ALIGNMENT)
-		length += RB_ALIGNMENT;
-	return length;
-}
-
-/*
- * Write an event's first word in one store. The layout is ftrace's
- * bitfield u32 type_len:5, time_delta:27; on little-endian bitfields
- * type_len is the low five bits, which is what kbuffer decodes.
- */
-static __always_inline void rb_event_set_header(struct rbt_event *event,
-						u32 type_len, u32 delta)
-{
-#ifdef __LITTLE_ENDIAN_BITFIELD
-	*(u32 *)event = type_len | (delta << 5);
-#else
-	event->type_len = type_len;
-	event->time_delta = delta;
-#endif
-}
-
-/*
- * rb_event_next_ts - the stamp after @event, given the stamp @ts before it,
- * adding up as libtraceevent's kbuffer does. Padding counts its delta: a
- * discarded event that could not give its space back keeps its delta,
- * and the events after it are stamped relative to it (null padding and
- * the padding at a page's end have 0 and 1, with nothing after them).
- */
-static inline u64 rb_event_next_ts(u64 ts, struct rbt_event *event)
-{
-	switch (event->type_len) {
-	case RB_TYPE_TIME_EXTEND:
-		return ts + rb_event_time_stamp(event);
-	case RB_TYPE_TIME_STAMP:
-		return rb_event_time_stamp(event);
-	default:
-		return ts + event->time_delta;
-	}
-}
-
 static inline unsigned long rb_page_write(struct rb_page *bpage)
 {
 	return local_read(&bpage->write) & RB_WRITE_MASK;
@@ -317,11 +219,6 @@ static inline unsigned long rb_page_size(struct rb_page *bpage)
 static inline void *rb_page_index(struct rb_page *bpage, unsigned int index)
 {
 	return bpage->page->data + index;
-}
-
-static inline bool rb_null_event(struct rbt_event *event)
-{
-	return event->type_len == RB_TYPE_PADDING && !event->time_delta;
 }
 
 /*
@@ -385,28 +282,29 @@ int rb_alloc_pages(struct rbt_buffer *buffer, int cpu, unsigned long nr_pages,
 void rb_free_page_list(struct list_head *pages);
 bool rb_check_pages(struct rb_cpu_buffer *cpu_buffer);
 
-/* Core (rb_core.c) */
+/* Buffers, sizes and counters (rb_buffer.c) */
 void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer);
 unsigned long rb_num_of_entries(struct rb_cpu_buffer *cpu_buffer);
+bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu);
 
-/* Time stamps (rb_timestamp.c) */
+/* Time stamp validation (rb_timestamp.c) */
 extern bool rb_validate;
 void rb_validate_tail(struct rb_cpu_buffer *cpu_buffer,
 		      struct rb_event_info *info, struct rbt_event *event);
-u64 rb_local_clock(void);
 
 /* Reader (rb_reader.c) */
 struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer);
 void rb_advance_reader(struct rb_cpu_buffer *cpu_buffer);
 bool rb_per_cpu_empty(struct rb_cpu_buffer *cpu_buffer);
-bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu);
-void rb_mark_missed(struct rbt_buffer *buffer, struct rb_data_page *bpage,
-		    unsigned long missed);
 
 static inline struct rbt_event *rb_reader_event(struct rb_cpu_buffer *cpu_buffer)
 {
 	return rb_page_index(cpu_buffer->reader_page, cpu_buffer->reader_page->read);
 }
+
+/* Whole pages for readers (rb_read_page.c) */
+void rb_mark_missed(struct rbt_buffer *buffer, struct rb_data_page *bpage,
+		    unsigned long missed);
 
 /* User mappings (rb_mmap.c) */
 void rb_map_update_meta(struct rb_cpu_buffer *cpu_buffer);
@@ -414,32 +312,5 @@ void rb_map_update_meta(struct rb_cpu_buffer *cpu_buffer);
 /* Waiting (rb_wait.c) */
 void rb_waitq_init(struct rb_waitq *wq);
 void rb_waitq_sync(struct rb_waitq *wq);
-
-/* Test hooks: points in the write path; the calls compile out of normal builds. */
-enum rbt_hook_point {
-	RBT_HOOK_A,	/* after reading the write index */
-	RBT_HOOK_B,	/* after setting before_stamp */
-	RBT_HOOK_C,	/* after reserving */
-	RBT_HOOK_D,	/* after setting write_stamp */
-	RBT_HOOK_E,	/* slow path: after reading write_stamp */
-	RBT_HOOK_COMMIT,	/* before the outermost commit publishes */
-	RBT_HOOK_MAX
-};
-
-#ifdef RBTRACE_TEST_HOOKS
-extern void (*rbt_test_hook)(struct rbt_buffer *buffer, int point);
-
-static __always_inline void rb_hook(struct rbt_buffer *buffer, int point)
-{
-	void (*hook)(struct rbt_buffer *buffer, int point) = READ_ONCE(rbt_test_hook);
-
-	if (unlikely(hook))
-		hook(buffer, point);
-}
-#else
-static __always_inline void rb_hook(struct rbt_buffer *buffer, int point)
-{
-}
-#endif
 
 #endif /* _RB_INTERNAL_H */

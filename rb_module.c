@@ -6,10 +6,11 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
-#include "rb_internal.h"
-#include "rb_debugfs.h"
+#include <rbtrace/rbtrace.h>
 #include "rb_clock.h"
-#include "rb_tracepoints.h"
+#include "rb_debugfs.h"
+#include "tracer/trace.h"
+#include "tracer/tracepoints.h"
 
 #define RB_DEFAULT_SIZE_KB	1024UL
 #define RB_MAX_SIZE_KB		BIT(22)	/* 4 GiB per CPU: beyond is absurd */
@@ -28,8 +29,6 @@ static unsigned int subbuf_order;
 module_param(subbuf_order, uint, 0400);
 MODULE_PARM_DESC(subbuf_order, "sub-buffer size is PAGE_SIZE << order (0 to 7, default 0)");
 
-struct rbt_buffer *rb_global;
-
 static int __init rb_parse_params(unsigned int *flags)
 {
 	if (!strcmp(mode, "overwrite")) {
@@ -45,9 +44,9 @@ static int __init rb_parse_params(unsigned int *flags)
 		       buffer_size_kb, RB_MAX_SIZE_KB);
 		return -EINVAL;
 	}
-	if (subbuf_order > RB_MAX_ORDER) {
+	if (subbuf_order > RBT_MAX_SUBBUF_ORDER) {
 		pr_err("rbtrace: subbuf_order=%u: must be 0 to %d\n",
-		       subbuf_order, RB_MAX_ORDER);
+		       subbuf_order, RBT_MAX_SUBBUF_ORDER);
 		return -EINVAL;
 	}
 	return 0;
@@ -55,6 +54,8 @@ static int __init rb_parse_params(unsigned int *flags)
 
 static int __init rb_init(void)
 {
+	struct rbtr_trace *tr = &rbtr_global_trace;
+	struct rbt_buffer *buffer;
 	unsigned int flags;
 	int ret;
 
@@ -63,31 +64,41 @@ static int __init rb_init(void)
 		return ret;
 	rb_clock_init();
 
-	rb_global = rbt_alloc(buffer_size_kb << 10, flags, subbuf_order);
-	if (!rb_global) {
+	buffer = rbt_alloc(buffer_size_kb << 10, flags, subbuf_order);
+	if (!buffer) {
 		pr_err("rbtrace: cannot allocate %lu KiB per CPU\n", buffer_size_kb);
 		return -ENOMEM;
 	}
-	ret = rb_debugfs_init(rb_global);
+	ret = rbtr_trace_init(tr, buffer);
+	if (ret)
+		goto fail_buffer;
+	ret = rb_debugfs_init(tr);
 	if (ret) {
 		pr_err("rbtrace: cannot create the debugfs files (%d)\n", ret);
-		rbt_free(rb_global);
-		return ret;
+		goto fail_trace;
 	}
-	ret = rb_tracepoints_init();
-	if (ret) {
-		rb_debugfs_exit();
-		rbt_free(rb_global);
-		return ret;
-	}
+	ret = rbtr_tracepoints_init(tr);
+	if (ret)
+		goto fail_files;
 	return 0;
+
+fail_files:
+	rb_debugfs_exit(tr);
+fail_trace:
+	rbtr_trace_exit(tr);
+fail_buffer:
+	rbt_free(buffer);
+	return ret;
 }
 
 static void __exit rb_exit(void)
 {
-	rb_tracepoints_exit();
-	rb_debugfs_exit();
-	rbt_free(rb_global);
+	struct rbtr_trace *tr = &rbtr_global_trace;
+
+	rbtr_tracepoints_exit();
+	rb_debugfs_exit(tr);
+	rbtr_trace_exit(tr);
+	rbt_free(tr->buffer);
 	rb_clock_exit();
 }
 

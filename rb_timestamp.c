@@ -1,27 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rbtrace time stamps: the validation mode that re-decodes the tail page
- * after every reservation, and the clocks.
+ * after every reservation (the clocks are in rb_clock.c).
  */
 #include <linux/module.h>
 #include <linux/printk.h>
-#include <linux/trace_clock.h>
 #include "rb_internal.h"
 
 bool rb_validate;
 module_param_named(validate, rb_validate, bool, 0600);
 MODULE_PARM_DESC(validate,
 		 "re-decode the tail page after every event and stop a CPU's buffer on a time stamp mismatch (slow; default off)");
-
-/**
- * rb_local_clock - the default clock, trace_clock_local()
- *
- * Return: nanoseconds, monotonic per CPU.
- */
-u64 rb_local_clock(void)
-{
-	return trace_clock_local();
-}
 
 /* Walk the page from its start to @end, adding up the stamps. */
 static u64 rb_decode_page_ts(struct rb_page *bpage, unsigned long end)

@@ -3,7 +3,9 @@
 #
 # test.sh: run every rbtrace test; the README's test command.
 #
-#   host tests    the harness's self-tests, rbtrace.ko built with W=1 and
+#   host tests    the harness's self-tests, the layout (tracer/ uses only
+#                 the public API, no include circle: check-layout.py),
+#                 rbtrace.ko built with W=1 and
 #                 no warning against three kernels (the test kernel,
 #                 Debian 12's stock 6.1 and 6.12 headers), checkpatch
 #                 --strict on every C file
@@ -21,8 +23,8 @@
 # end). Options:
 #   --no-stock       skip the stock-kernel boots (quicker)
 #   --no-harness     skip the harness's boot self-tests
-#   --check          only what "make check" wants: the three W=1 builds and
-#                    one boot per stock kernel
+#   --check          only what "make check" wants: the layout, the three
+#                    W=1 builds and one boot per stock kernel
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -335,6 +337,7 @@ main() {
 	rbt_log "test run $run"
 	build_test_kernel
 	[ "$check_only" = 1 ] || host_harness
+	step host:layout 60 python3 "$RBT_TOP/scripts/check-layout.py" || true
 	build_modules
 	if [ "$check_only" = 0 ]; then
 		checkpatch

@@ -51,6 +51,14 @@ static inline void *rbt_event_data(struct rbt_event *event)
 #define RBT_FL_ABS_TS		BIT(1)	/* every event carries an absolute stamp */
 #define RBT_FL_VALID		(RBT_FL_OVERWRITE | RBT_FL_ABS_TS)
 
+/*
+ * A sub-buffer as rbt_read_page() hands it out: a header (u64 time stamp,
+ * local_t commit) of RBT_PAGE_HDR_SIZE bytes, then the events. Sub-buffers
+ * are PAGE_SIZE << order bytes, order 0 to RBT_MAX_SUBBUF_ORDER.
+ */
+#define RBT_PAGE_HDR_SIZE	(sizeof(u64) + sizeof(long))
+#define RBT_MAX_SUBBUF_ORDER	7
+
 /* rbt_resize() and friends: apply to every CPU */
 #define RBT_ALL_CPUS		(-1)
 
@@ -88,6 +96,18 @@ struct rbt_cpu_stats {
 	u64 oldest_ts;
 };
 
+/**
+ * struct rbt_clock - a trace clock events can be stamped with
+ * @name: its name in trace_clock
+ * @read: reads it; callable from any context, NMI included
+ * @in_ns: counts nanoseconds (else a plain counter)
+ */
+struct rbt_clock {
+	const char	*name;
+	u64		(*read)(void);
+	bool		in_ns;
+};
+
 /* Allocation and configuration */
 struct rbt_buffer *rbt_alloc(unsigned long size, unsigned int flags,
 			     unsigned int order);
@@ -100,6 +120,11 @@ unsigned int rbt_max_event_size(struct rbt_buffer *buffer);
 int rbt_set_clock(struct rbt_buffer *buffer, u64 (*clock)(void));
 int rbt_set_clock_by_name(struct rbt_buffer *buffer, const char *name);
 u64 rbt_latch_clock(void);
+const struct rbt_clock *rbt_clock_find(const char *name);
+const struct rbt_clock *rbt_clock_by_index(unsigned int i);
+const struct rbt_clock *rbt_buffer_clock(struct rbt_buffer *buffer);
+int rbt_clock_get(const struct rbt_clock *clock);
+void rbt_clock_put(const struct rbt_clock *clock);
 void rbt_set_overwrite(struct rbt_buffer *buffer, bool overwrite);
 bool rbt_overwrite(struct rbt_buffer *buffer);
 void rbt_set_time_stamp_abs(struct rbt_buffer *buffer, bool abs);
@@ -142,6 +167,12 @@ void *rbt_read_page_data(struct rbt_read_page *page);
 struct page *rbt_read_page_page(struct rbt_read_page *page);
 int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *page,
 		  size_t len, int cpu, bool full);
+size_t rbt_read_page_size(struct rbt_buffer *buffer);
+
+/* The format, as tracefs's events/header_page and header_event print it */
+struct seq_file;
+void rbt_print_page_header(struct rbt_buffer *buffer, struct seq_file *m);
+void rbt_print_entry_header(struct seq_file *m);
 
 /* A CPU's ring mapped into user space (ABI: rbtrace_mmap.h) */
 struct vm_area_struct;

@@ -32,7 +32,7 @@ trap cleanup EXIT
 cleanup
 mkdir -p "$src"
 # The module's sources only: what a package would ship.
-cp -a "$RBT_TOP"/{Makefile,Kbuild,dkms.conf,*.c,*.h,include} "$src/"
+cp -a "$RBT_TOP"/{Makefile,Kbuild,dkms.conf,*.c,*.h,include,tracer} "$src/"
 step add dkms add "rbtrace/$ver"
 for h in /usr/src/linux-headers-6.1.*-amd64 /usr/src/linux-headers-6.12.*-amd64; do
 	[ -d "$h" ] || continue

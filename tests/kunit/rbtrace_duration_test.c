@@ -3,7 +3,7 @@
  * KUnit: the duration filter (tracing_thresh) keeps exactly the pairs that
  * lasted at least the threshold.
  *
- * The filter's matching is pure functions over slots (rb_duration.h):
+ * The filter's matching is pure functions over slots (rbtr_duration.h):
  * the cases drive them with a scripted clock, so every duration is known.
  *
  *  - edges: a pair of threshold - 1 is dropped, of threshold and
@@ -35,16 +35,16 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include "rbt_kunit.h"
-#include "rb_duration.h"
+#include "tracer/duration.h"
 
 #define DUR_THRESH	100
 #define DUR_GEN		2
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static struct rb_dur_table *dur_table(struct kunit *test, unsigned int bits)
+static struct rbtr_dur_table *dur_table(struct kunit *test, unsigned int bits)
 {
-	struct rb_dur_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct rbtr_dur_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	t->bits = bits;
@@ -53,18 +53,18 @@ static struct rb_dur_table *dur_table(struct kunit *test, unsigned int bits)
 	return t;
 }
 
-static struct rb_dur_tkey dur_key(pid_t pid, u64 cookie, unsigned long key)
+static struct rbtr_dur_tkey dur_key(pid_t pid, u64 cookie, unsigned long key)
 {
-	return (struct rb_dur_tkey){ .pid = pid, .cookie = cookie, .key = key };
+	return (struct rbtr_dur_tkey){ .pid = pid, .cookie = cookie, .key = key };
 }
 
 /* A pid other than @pid in the same slot of @t. */
-static pid_t dur_colliding_pid(struct rb_dur_table *t, pid_t pid)
+static pid_t dur_colliding_pid(struct rbtr_dur_table *t, pid_t pid)
 {
 	pid_t p;
 
 	for (p = pid + 1; p < pid + 100000; p++)
-		if (rb_dur_tslot_of(t, p) == rb_dur_tslot_of(t, pid))
+		if (rbtr_dur_tslot_of(t, p) == rbtr_dur_tslot_of(t, pid))
 			return p;
 	return 0;
 }
@@ -73,25 +73,25 @@ static pid_t dur_colliding_pid(struct rb_dur_table *t, pid_t pid)
 
 static void dur_edges(struct kunit *test)
 {
-	static const struct { u64 d; enum rb_dur_verdict v; } cases[] = {
-		{ 0, RB_DUR_SHORT }, { DUR_THRESH - 1, RB_DUR_SHORT },
-		{ DUR_THRESH, RB_DUR_KEEP }, { DUR_THRESH + 1, RB_DUR_KEEP },
-		{ 1000000, RB_DUR_KEEP },
+	static const struct { u64 d; enum rbtr_dur_verdict v; } cases[] = {
+		{ 0, RBTR_DUR_SHORT }, { DUR_THRESH - 1, RBTR_DUR_SHORT },
+		{ DUR_THRESH, RBTR_DUR_KEEP }, { DUR_THRESH + 1, RBTR_DUR_KEEP },
+		{ 1000000, RBTR_DUR_KEEP },
 	};
-	struct rb_dur_table *t = dur_table(test, 4);
+	struct rbtr_dur_table *t = dur_table(test, 4);
 	const unsigned long data[2] = { 0xf00d, 42 };
-	struct rb_dur_slot s = {};
-	struct rb_dur_match m;
-	struct rb_dur_tkey k;
+	struct rbtr_dur_slot s = {};
+	struct rbtr_dur_match m;
+	struct rbtr_dur_tkey k;
 	unsigned int i;
 	u64 start;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		start = 1000 * (i + 1);
 		memset(&m, 0, sizeof(m));
-		rb_dur_cpu_enter(&s, 7, start, DUR_GEN, data[0], data[1]);
-		KUNIT_EXPECT_EQ(test, rb_dur_cpu_exit(&s, 7, start + cases[i].d, DUR_GEN,
-						      DUR_THRESH, &m), cases[i].v);
+		rbtr_dur_cpu_enter(&s, 7, start, DUR_GEN, data[0], data[1]);
+		KUNIT_EXPECT_EQ(test, rbtr_dur_cpu_exit(&s, 7, start + cases[i].d, DUR_GEN,
+							DUR_THRESH, &m), cases[i].v);
 		KUNIT_EXPECT_EQ(test, m.start, start);
 		KUNIT_EXPECT_EQ(test, m.delta, cases[i].d);
 		KUNIT_EXPECT_EQ(test, m.data[0], data[0]);
@@ -99,9 +99,9 @@ static void dur_edges(struct kunit *test)
 
 		k = dur_key(300 + i, 5, 0);
 		memset(&m, 0, sizeof(m));
-		KUNIT_EXPECT_EQ(test, rb_dur_task_enter(t, &k, start, DUR_GEN, data, 2), 0);
-		KUNIT_EXPECT_EQ(test, rb_dur_task_exit(t, &k, start + cases[i].d, DUR_GEN,
-						       DUR_THRESH, &m, 2), cases[i].v);
+		KUNIT_EXPECT_EQ(test, rbtr_dur_task_enter(t, &k, start, DUR_GEN, data, 2), 0);
+		KUNIT_EXPECT_EQ(test, rbtr_dur_task_exit(t, &k, start + cases[i].d, DUR_GEN,
+							 DUR_THRESH, &m, 2), cases[i].v);
 		KUNIT_EXPECT_EQ(test, m.start, start);
 		KUNIT_EXPECT_EQ(test, m.delta, cases[i].d);
 		KUNIT_EXPECT_EQ(test, m.data[0], data[0]);
@@ -111,40 +111,42 @@ static void dur_edges(struct kunit *test)
 
 static void dur_cpu_matching(struct kunit *test)
 {
-	struct rb_dur_slot s = {};
-	struct rb_dur_match m;
+	struct rbtr_dur_slot s = {};
+	struct rbtr_dur_match m;
 
 	/* Nothing saved. */
-	KUNIT_EXPECT_EQ(test, rb_dur_cpu_exit(&s, 1, 500, DUR_GEN, 1, &m), RB_DUR_UNMATCHED);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_cpu_exit(&s, 1, 500, DUR_GEN, 1, &m), RBTR_DUR_UNMATCHED);
 	/* Another instance's exit leaves the entry to its own. */
-	rb_dur_cpu_enter(&s, 1, 100, DUR_GEN, 0, 0);
-	KUNIT_EXPECT_EQ(test, rb_dur_cpu_exit(&s, 2, 500, DUR_GEN, 1, &m), RB_DUR_UNMATCHED);
-	KUNIT_EXPECT_EQ(test, rb_dur_cpu_exit(&s, 1, 500, DUR_GEN, 1, &m), RB_DUR_KEEP);
+	rbtr_dur_cpu_enter(&s, 1, 100, DUR_GEN, 0, 0);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_cpu_exit(&s, 2, 500, DUR_GEN, 1, &m), RBTR_DUR_UNMATCHED);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_cpu_exit(&s, 1, 500, DUR_GEN, 1, &m), RBTR_DUR_KEEP);
 	/* Consumed: a second exit does not match. */
-	KUNIT_EXPECT_EQ(test, rb_dur_cpu_exit(&s, 1, 600, DUR_GEN, 1, &m), RB_DUR_UNMATCHED);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_cpu_exit(&s, 1, 600, DUR_GEN, 1, &m), RBTR_DUR_UNMATCHED);
 	/* Saved under another generation, or matched during a change (gen 0). */
-	rb_dur_cpu_enter(&s, 1, 100, DUR_GEN, 0, 0);
-	KUNIT_EXPECT_EQ(test, rb_dur_cpu_exit(&s, 1, 500, DUR_GEN + 2, 1, &m), RB_DUR_UNMATCHED);
-	KUNIT_EXPECT_EQ(test, rb_dur_cpu_exit(&s, 1, 500, 0, 1, &m), RB_DUR_UNMATCHED);
-	rb_dur_cpu_enter(&s, 1, 100, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, rb_dur_cpu_exit(&s, 1, 500, 0, 1, &m), RB_DUR_UNMATCHED);
+	rbtr_dur_cpu_enter(&s, 1, 100, DUR_GEN, 0, 0);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_cpu_exit(&s, 1, 500, DUR_GEN + 2, 1, &m),
+			RBTR_DUR_UNMATCHED);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_cpu_exit(&s, 1, 500, 0, 1, &m), RBTR_DUR_UNMATCHED);
+	rbtr_dur_cpu_enter(&s, 1, 100, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_cpu_exit(&s, 1, 500, 0, 1, &m), RBTR_DUR_UNMATCHED);
 	/* A clock that went back. */
-	rb_dur_cpu_enter(&s, 1, 100, DUR_GEN, 0, 0);
-	KUNIT_EXPECT_EQ(test, rb_dur_cpu_exit(&s, 1, 99, DUR_GEN, 1, &m), RB_DUR_UNMATCHED);
+	rbtr_dur_cpu_enter(&s, 1, 100, DUR_GEN, 0, 0);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_cpu_exit(&s, 1, 99, DUR_GEN, 1, &m), RBTR_DUR_UNMATCHED);
 	/* A newer entry at the same level replaces one whose exit never came. */
-	rb_dur_cpu_enter(&s, 1, 100, DUR_GEN, 0, 0);
-	rb_dur_cpu_enter(&s, 1, 300, DUR_GEN, 0, 0);
-	KUNIT_EXPECT_EQ(test, rb_dur_cpu_exit(&s, 1, 450, DUR_GEN, DUR_THRESH, &m), RB_DUR_KEEP);
+	rbtr_dur_cpu_enter(&s, 1, 100, DUR_GEN, 0, 0);
+	rbtr_dur_cpu_enter(&s, 1, 300, DUR_GEN, 0, 0);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_cpu_exit(&s, 1, 450, DUR_GEN, DUR_THRESH, &m),
+			RBTR_DUR_KEEP);
 	KUNIT_EXPECT_EQ(test, m.delta, 150ULL);
 }
 
 static void dur_task_matching(struct kunit *test)
 {
-	struct rb_dur_table *t = dur_table(test, 4);
-	struct rb_dur_tkey a = dur_key(100, 11, 0), b, reused, w;
-	struct rb_dur_tslot *slot;
-	enum rb_dur_verdict v;
-	struct rb_dur_match m;
+	struct rbtr_dur_table *t = dur_table(test, 4);
+	struct rbtr_dur_tkey a = dur_key(100, 11, 0), b, reused, w;
+	struct rbtr_dur_tslot *slot;
+	enum rbtr_dur_verdict v;
+	struct rbtr_dur_match m;
 	pid_t other;
 
 	other = dur_colliding_pid(t, 100);
@@ -152,40 +154,46 @@ static void dur_task_matching(struct kunit *test)
 	b = dur_key(other, 12, 0);
 
 	/* Nothing saved. */
-	KUNIT_EXPECT_EQ(test, rb_dur_task_exit(t, &a, 500, DUR_GEN, 1, &m, 0), RB_DUR_UNMATCHED);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_exit(t, &a, 500, DUR_GEN, 1, &m, 0),
+			RBTR_DUR_UNMATCHED);
 	/* b's entry replaces a's: a's exit is a loss, b's is kept. */
-	KUNIT_EXPECT_EQ(test, rb_dur_task_enter(t, &a, 100, DUR_GEN, NULL, 0), 0);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_enter(t, &b, 200, DUR_GEN, NULL, 0), 1);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_exit(t, &a, 500, DUR_GEN, 1, &m, 0), RB_DUR_COLLISION);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_exit(t, &b, 500, DUR_GEN, 1, &m, 0), RB_DUR_KEEP);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_enter(t, &a, 100, DUR_GEN, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_enter(t, &b, 200, DUR_GEN, NULL, 0), 1);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_exit(t, &a, 500, DUR_GEN, 1, &m, 0),
+			RBTR_DUR_COLLISION);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_exit(t, &b, 500, DUR_GEN, 1, &m, 0), RBTR_DUR_KEEP);
 	KUNIT_EXPECT_EQ(test, m.start, 200ULL);
 	/* Consumed, and an entry of an older generation is no collision. */
-	KUNIT_EXPECT_EQ(test, rb_dur_task_exit(t, &b, 600, DUR_GEN, 1, &m, 0), RB_DUR_UNMATCHED);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_enter(t, &a, 100, DUR_GEN, NULL, 0), 0);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_enter(t, &b, 200, DUR_GEN + 2, NULL, 0), 0);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_exit(t, &b, 300, DUR_GEN, 1, &m, 0), RB_DUR_UNMATCHED);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_exit(t, &b, 600, DUR_GEN, 1, &m, 0),
+			RBTR_DUR_UNMATCHED);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_enter(t, &a, 100, DUR_GEN, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_enter(t, &b, 200, DUR_GEN + 2, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_exit(t, &b, 300, DUR_GEN, 1, &m, 0),
+			RBTR_DUR_UNMATCHED);
 	/*
 	 * A task that died in a syscall; its pid reused by a new task, whose
 	 * first record is an exit (a child returning from fork).
 	 */
 	reused = dur_key(100, 99, 0);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_enter(t, &a, 100, DUR_GEN, NULL, 0), 0);
-	v = rb_dur_task_exit(t, &reused, 900, DUR_GEN, 1, &m, 0);
-	KUNIT_EXPECT_TRUE(test, v == RB_DUR_UNMATCHED || v == RB_DUR_COLLISION);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_enter(t, &a, 100, DUR_GEN, NULL, 0), 0);
+	v = rbtr_dur_task_exit(t, &reused, 900, DUR_GEN, 1, &m, 0);
+	KUNIT_EXPECT_TRUE(test, v == RBTR_DUR_UNMATCHED || v == RBTR_DUR_COLLISION);
 	/* Another work item's end does not match this one's start. */
 	w = dur_key(100, 11, 0xabc0);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_enter(t, &w, 100, DUR_GEN, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_enter(t, &w, 100, DUR_GEN, NULL, 0), 0);
 	w.key = 0xdef0;
-	KUNIT_EXPECT_EQ(test, rb_dur_task_exit(t, &w, 900, DUR_GEN, 1, &m, 0), RB_DUR_UNMATCHED);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_exit(t, &w, 900, DUR_GEN, 1, &m, 0),
+			RBTR_DUR_UNMATCHED);
 	/* A slot owned by a writer right now (odd count): no wait, a loss. */
-	slot = rb_dur_tslot_of(t, 100);
+	slot = rbtr_dur_tslot_of(t, 100);
 	atomic_inc(&slot->seq);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_enter(t, &a, 100, DUR_GEN, NULL, 0), -EBUSY);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_exit(t, &a, 900, DUR_GEN, 1, &m, 0), RB_DUR_COLLISION);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_enter(t, &a, 100, DUR_GEN, NULL, 0), -EBUSY);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_exit(t, &a, 900, DUR_GEN, 1, &m, 0),
+			RBTR_DUR_COLLISION);
 	atomic_inc(&slot->seq);
 	/* Released: usable again. */
-	KUNIT_EXPECT_EQ(test, rb_dur_task_enter(t, &a, 100, DUR_GEN, NULL, 0), 0);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_exit(t, &a, 900, DUR_GEN, 1, &m, 0), RB_DUR_KEEP);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_enter(t, &a, 100, DUR_GEN, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_exit(t, &a, 900, DUR_GEN, 1, &m, 0), RBTR_DUR_KEEP);
 }
 
 /* ---- the scripted sequence ----------------------------------------------- */
@@ -193,8 +201,8 @@ static void dur_task_matching(struct kunit *test)
 #define NCPU	2
 
 struct dur_env {
-	struct rb_dur_cpu	cpu[RB_PAIR_NR][NCPU];
-	struct rb_dur_table	*task[RB_PAIR_NR];
+	struct rbtr_dur_cpu	cpu[RBTR_PAIR_NR][NCPU];
+	struct rbtr_dur_table	*task[RBTR_PAIR_NR];
 	u64			thresh;
 	unsigned int		gen;
 };
@@ -203,19 +211,19 @@ struct dur_env {
 struct dur_step {
 	u64			t;
 	bool			exit;
-	enum rb_pair_id		pair;
+	enum rbtr_pair_id		pair;
 	int			cpu;		/* per-CPU pairs: where */
 	int			level;		/* ... at which context level */
 	pid_t			pid;		/* per-task pairs: which task */
 	unsigned long		key;		/* IRQ, vector, hrtimer, work */
 	/* exits: what the filter must say */
-	enum rb_dur_verdict	verdict;
+	enum rbtr_dur_verdict	verdict;
 	u64			delta;
 };
 
-static bool dur_per_task(enum rb_pair_id pair)
+static bool dur_per_task(enum rbtr_pair_id pair)
 {
-	return pair == RB_PAIR_WORK || pair == RB_PAIR_SYSCALL;
+	return pair == RBTR_PAIR_WORK || pair == RBTR_PAIR_SYSCALL;
 }
 
 static void dur_env_init(struct kunit *test, struct dur_env *env, u64 thresh)
@@ -223,7 +231,7 @@ static void dur_env_init(struct kunit *test, struct dur_env *env, u64 thresh)
 	int i;
 
 	memset(env->cpu, 0, sizeof(env->cpu));
-	for (i = 0; i < RB_PAIR_NR; i++)
+	for (i = 0; i < RBTR_PAIR_NR; i++)
 		env->task[i] = dur_per_task(i) ? dur_table(test, 8) : NULL;
 	env->thresh = thresh;
 	env->gen = DUR_GEN;
@@ -233,43 +241,43 @@ static void dur_env_init(struct kunit *test, struct dur_env *env, u64 thresh)
  * Run one step as the probes would. An entry keeps fields derived from
  * its key and start, so that an exit can check it got its own entry's.
  */
-static enum rb_dur_verdict dur_run(struct dur_env *env, const struct dur_step *s,
-				   struct rb_dur_match *m)
+static enum rbtr_dur_verdict dur_run(struct dur_env *env, const struct dur_step *s,
+				     struct rbtr_dur_match *m)
 {
-	unsigned long data[RB_DUR_DATA];
-	struct rb_dur_tkey k;
+	unsigned long data[RBTR_DUR_DATA];
+	struct rbtr_dur_tkey k;
 	unsigned int i;
 
-	for (i = 0; i < RB_DUR_DATA; i++)
+	for (i = 0; i < RBTR_DUR_DATA; i++)
 		data[i] = s->key * 1000 + s->pid + i;
 	if (dur_per_task(s->pair)) {
 		/* The pid's start time: the same task all along. */
 		k = dur_key(s->pid, 1000000 + s->pid, s->key);
 		if (!s->exit) {
-			rb_dur_task_enter(env->task[s->pair], &k, s->t, env->gen, data,
-					  RB_DUR_DATA);
-			return RB_DUR_NR_VERDICTS;
+			rbtr_dur_task_enter(env->task[s->pair], &k, s->t, env->gen, data,
+					    RBTR_DUR_DATA);
+			return RBTR_DUR_NR_VERDICTS;
 		}
-		return rb_dur_task_exit(env->task[s->pair], &k, s->t, env->gen, env->thresh,
-					m, RB_DUR_DATA);
+		return rbtr_dur_task_exit(env->task[s->pair], &k, s->t, env->gen, env->thresh,
+					m, RBTR_DUR_DATA);
 	}
 	if (!s->exit) {
-		rb_dur_cpu_enter(&env->cpu[s->pair][s->cpu].level[s->level], s->key, s->t,
-				 env->gen, data[0], data[1]);
-		return RB_DUR_NR_VERDICTS;
+		rbtr_dur_cpu_enter(&env->cpu[s->pair][s->cpu].level[s->level], s->key, s->t,
+				   env->gen, data[0], data[1]);
+		return RBTR_DUR_NR_VERDICTS;
 	}
-	return rb_dur_cpu_exit(&env->cpu[s->pair][s->cpu].level[s->level], s->key, s->t,
+	return rbtr_dur_cpu_exit(&env->cpu[s->pair][s->cpu].level[s->level], s->key, s->t,
 			       env->gen, env->thresh, m);
 }
 
 /* Check one exit's verdict, duration, start and entry fields. */
 static void dur_check(struct kunit *test, const struct dur_step *s, int i,
-		      enum rb_dur_verdict v, const struct rb_dur_match *m)
+		      enum rbtr_dur_verdict v, const struct rbtr_dur_match *m)
 {
-	unsigned int n = dur_per_task(s->pair) ? RB_DUR_DATA : RB_DUR_CPU_DATA, j;
+	unsigned int n = dur_per_task(s->pair) ? RBTR_DUR_DATA : RBTR_DUR_CPU_DATA, j;
 
 	KUNIT_EXPECT_EQ_MSG(test, v, s->verdict, "step %d (pair %d, t %llu)", i, s->pair, s->t);
-	if (v != s->verdict || (v != RB_DUR_KEEP && v != RB_DUR_SHORT))
+	if (v != s->verdict || (v != RBTR_DUR_KEEP && v != RBTR_DUR_SHORT))
 		return;
 	KUNIT_EXPECT_EQ_MSG(test, m->delta, s->delta, "step %d", i);
 	KUNIT_EXPECT_EQ_MSG(test, m->start, s->t - s->delta, "step %d", i);
@@ -342,8 +350,8 @@ static void dur_scripted(struct kunit *test)
 {
 	struct dur_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
 	int i, kept = 0, want = 0;
-	enum rb_dur_verdict v;
-	struct rb_dur_match m;
+	enum rbtr_dur_verdict v;
+	struct rbtr_dur_match m;
 
 	KUNIT_ASSERT_NOT_NULL(test, env);
 	dur_env_init(test, env, DUR_THRESH);
@@ -355,8 +363,8 @@ static void dur_scripted(struct kunit *test)
 		if (!s->exit)
 			continue;
 		dur_check(test, s, i, v, &m);
-		kept += v == RB_DUR_KEEP;
-		want += s->verdict == RB_DUR_KEEP;
+		kept += v == RBTR_DUR_KEEP;
+		want += s->verdict == RBTR_DUR_KEEP;
 	}
 	KUNIT_EXPECT_EQ(test, kept, want);
 	KUNIT_EXPECT_EQ(test, want, 7);
@@ -393,12 +401,12 @@ static void rnd_add(struct rnd_gen *g, const struct dur_step *s)
  * pairs of one kind never overlap at one level of one CPU, as in the
  * kernel: each nested pair ends before its parent does.
  */
-static void rnd_pair(struct rnd_gen *g, enum rb_pair_id pair, int cpu, int level,
+static void rnd_pair(struct rnd_gen *g, enum rbtr_pair_id pair, int cpu, int level,
 		     pid_t pid, unsigned long key, u64 start, u64 len)
 {
 	struct dur_step s = { .t = start, .pair = pair, .cpu = cpu, .level = level,
 			      .pid = pid, .key = key };
-	enum rb_pair_id inner[] = { RB_PAIR_IRQ, RB_PAIR_HRTIMER };
+	enum rbtr_pair_id inner[] = { RBTR_PAIR_IRQ, RBTR_PAIR_HRTIMER };
 	u64 t = start + 1, l;
 
 	rnd_add(g, &s);
@@ -407,18 +415,18 @@ static void rnd_pair(struct rnd_gen *g, enum rb_pair_id pair, int cpu, int level
 	 * hrtimer (level 2); in a softirq, then a soft hrtimer after it.
 	 */
 	if (level == 1 && len > 8) {
-		enum rb_pair_id p = inner[prandom_u32_state(&g->rnd) % 2];
+		enum rbtr_pair_id p = inner[prandom_u32_state(&g->rnd) % 2];
 
 		l = min(rnd_len(g), len - 4);
 		rnd_pair(g, p, cpu, 2, 0, key * 16 + 2, t, l);
-		if (pair == RB_PAIR_SOFTIRQ && len > l + 8)
-			rnd_pair(g, RB_PAIR_HRTIMER, cpu, 1, 0, key * 16 + 1, t + l + 2,
+		if (pair == RBTR_PAIR_SOFTIRQ && len > l + 8)
+			rnd_pair(g, RBTR_PAIR_HRTIMER, cpu, 1, 0, key * 16 + 1, t + l + 2,
 				 min(rnd_len(g), len - l - 6));
 	}
 	s.t = start + len;
 	s.exit = true;
 	s.delta = len;
-	s.verdict = len >= DUR_THRESH ? RB_DUR_KEEP : RB_DUR_SHORT;
+	s.verdict = len >= DUR_THRESH ? RBTR_DUR_KEEP : RBTR_DUR_SHORT;
 	rnd_add(g, &s);
 }
 
@@ -437,8 +445,8 @@ static void dur_random(struct kunit *test)
 	struct dur_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
 	struct rnd_gen g = {};
 	int i, cpu, kept = 0, want = 0;
-	enum rb_dur_verdict v;
-	struct rb_dur_match m;
+	enum rbtr_dur_verdict v;
+	struct rbtr_dur_match m;
 	u64 base;
 
 	KUNIT_ASSERT_NOT_NULL(test, env);
@@ -447,10 +455,10 @@ static void dur_random(struct kunit *test)
 	prandom_seed_state(&g.rnd, 0x7242747261636500ULL);
 	dur_env_init(test, env, DUR_THRESH);
 	/* One task in syscalls and one kworker per CPU; no two share a slot. */
-	KUNIT_ASSERT_PTR_NE(test, rb_dur_tslot_of(env->task[RB_PAIR_SYSCALL], 10),
-			    rb_dur_tslot_of(env->task[RB_PAIR_SYSCALL], 20));
-	KUNIT_ASSERT_PTR_NE(test, rb_dur_tslot_of(env->task[RB_PAIR_WORK], 11),
-			    rb_dur_tslot_of(env->task[RB_PAIR_WORK], 21));
+	KUNIT_ASSERT_PTR_NE(test, rbtr_dur_tslot_of(env->task[RBTR_PAIR_SYSCALL], 10),
+			    rbtr_dur_tslot_of(env->task[RBTR_PAIR_SYSCALL], 20));
+	KUNIT_ASSERT_PTR_NE(test, rbtr_dur_tslot_of(env->task[RBTR_PAIR_WORK], 11),
+			    rbtr_dur_tslot_of(env->task[RBTR_PAIR_WORK], 21));
 	for (cpu = 0; cpu < NCPU; cpu++) {
 		pid_t sys_pid = 10 + 10 * cpu, work_pid = 11 + 10 * cpu;
 		unsigned long key;
@@ -463,11 +471,11 @@ static void dur_random(struct kunit *test)
 			/* The syscall, a softirq tree in it, a work item after. */
 			s = (struct dur_step)ENTER_T(base, SYSCALL, sys_pid, 0);
 			rnd_add(&g, &s);
-			rnd_pair(&g, RB_PAIR_SOFTIRQ, cpu, 1, 0, key * 16, base + 5,
+			rnd_pair(&g, RBTR_PAIR_SOFTIRQ, cpu, 1, 0, key * 16, base + 5,
 				 min(rnd_len(&g) + DUR_THRESH, len - 10));
 			s = (struct dur_step)EXIT_T(base + len, SYSCALL, sys_pid, 0, KEEP, len);
 			rnd_add(&g, &s);
-			rnd_pair(&g, RB_PAIR_WORK, cpu, 0, work_pid, key, base + len + 5,
+			rnd_pair(&g, RBTR_PAIR_WORK, cpu, 0, work_pid, key, base + len + 5,
 				 rnd_len(&g));
 		}
 	}
@@ -480,8 +488,8 @@ static void dur_random(struct kunit *test)
 		if (!s->exit)
 			continue;
 		dur_check(test, s, i, v, &m);
-		kept += v == RB_DUR_KEEP;
-		want += s->verdict == RB_DUR_KEEP;
+		kept += v == RBTR_DUR_KEEP;
+		want += s->verdict == RBTR_DUR_KEEP;
 		if (v != s->verdict)
 			break;
 	}
@@ -492,15 +500,15 @@ static void dur_random(struct kunit *test)
 /* ---- real contexts: the slot follows the context level ------------------- */
 
 struct ctx_run {
-	struct rb_dur_cpu __percpu	*irq;
-	struct rb_dur_cpu __percpu	*softirq;
-	struct rb_dur_cpu __percpu	*hrtimer;
-	struct rb_dur_table		*sys;
+	struct rbtr_dur_cpu __percpu	*irq;
+	struct rbtr_dur_cpu __percpu	*softirq;
+	struct rbtr_dur_cpu __percpu	*hrtimer;
+	struct rbtr_dur_table		*sys;
 	struct kunit			*test;
 	int				cpu;
 	int				err;
-	enum rb_dur_verdict		v_irq, v_hrtimer, v_softirq;
-	struct rb_dur_match		m_irq, m_hrtimer, m_softirq;
+	enum rbtr_dur_verdict		v_irq, v_hrtimer, v_softirq;
+	struct rbtr_dur_match		m_irq, m_hrtimer, m_softirq;
 	int				lvl_irq, lvl_softirq;
 };
 
@@ -508,47 +516,47 @@ struct ctx_run {
 static void ctx_hardirq(void *arg)
 {
 	struct ctx_run *c = arg;
-	struct rb_dur_slot *s = rb_dur_cpu_slot(c->irq);
+	struct rbtr_dur_slot *s = rbtr_dur_cpu_slot(c->irq);
 
 	c->lvl_irq = s - raw_cpu_ptr(c->irq)->level;
-	rb_dur_cpu_enter(s, 11, 1100, DUR_GEN, 0, 0);
-	rb_dur_cpu_enter(rb_dur_cpu_slot(c->hrtimer), 0xb0, 1110, DUR_GEN, 0xfeed, 0);
-	c->v_irq = rb_dur_cpu_exit(rb_dur_cpu_slot(c->irq), 11, 1150, DUR_GEN, DUR_THRESH,
-				   &c->m_irq);
-	c->v_hrtimer = rb_dur_cpu_exit(rb_dur_cpu_slot(c->hrtimer), 0xb0, 1260, DUR_GEN,
-				       DUR_THRESH, &c->m_hrtimer);
+	rbtr_dur_cpu_enter(s, 11, 1100, DUR_GEN, 0, 0);
+	rbtr_dur_cpu_enter(rbtr_dur_cpu_slot(c->hrtimer), 0xb0, 1110, DUR_GEN, 0xfeed, 0);
+	c->v_irq = rbtr_dur_cpu_exit(rbtr_dur_cpu_slot(c->irq), 11, 1150, DUR_GEN, DUR_THRESH,
+				     &c->m_irq);
+	c->v_hrtimer = rbtr_dur_cpu_exit(rbtr_dur_cpu_slot(c->hrtimer), 0xb0, 1260, DUR_GEN,
+					 DUR_THRESH, &c->m_hrtimer);
 }
 
 /* In a softirq: a softirq pair (300: kept), a soft hrtimer around the IRQ. */
 static void ctx_softirq(void *arg)
 {
 	struct ctx_run *c = arg;
-	struct rb_dur_slot *s = rb_dur_cpu_slot(c->softirq);
-	struct rb_dur_match m;
+	struct rbtr_dur_slot *s = rbtr_dur_cpu_slot(c->softirq);
+	struct rbtr_dur_match m;
 
 	c->lvl_softirq = s - raw_cpu_ptr(c->softirq)->level;
-	rb_dur_cpu_enter(s, 1, 1000, DUR_GEN, 0, 0);
+	rbtr_dur_cpu_enter(s, 1, 1000, DUR_GEN, 0, 0);
 	/* A soft hrtimer pending at level 1 while the hard one runs at 2. */
-	rb_dur_cpu_enter(rb_dur_cpu_slot(c->hrtimer), 0xa0, 1050, DUR_GEN, 0xcafe, 0);
+	rbtr_dur_cpu_enter(rbtr_dur_cpu_slot(c->hrtimer), 0xa0, 1050, DUR_GEN, 0xcafe, 0);
 	c->err = rbt_nest(RBT_NEST_IRQ_WORK, ctx_hardirq, c);
-	if (rb_dur_cpu_exit(rb_dur_cpu_slot(c->hrtimer), 0xa0, 1290, DUR_GEN, DUR_THRESH,
-			    &m) != RB_DUR_KEEP || m.delta != 240 || m.data[0] != 0xcafe)
+	if (rbtr_dur_cpu_exit(rbtr_dur_cpu_slot(c->hrtimer), 0xa0, 1290, DUR_GEN, DUR_THRESH,
+			      &m) != RBTR_DUR_KEEP || m.delta != 240 || m.data[0] != 0xcafe)
 		c->err = c->err ?: -EIO;
-	c->v_softirq = rb_dur_cpu_exit(rb_dur_cpu_slot(c->softirq), 1, 1300, DUR_GEN,
-				       DUR_THRESH, &c->m_softirq);
+	c->v_softirq = rbtr_dur_cpu_exit(rbtr_dur_cpu_slot(c->softirq), 1, 1300, DUR_GEN,
+					 DUR_THRESH, &c->m_softirq);
 }
 
 static void dur_real_contexts(struct kunit *test)
 {
 	struct ctx_run *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct rb_dur_tkey k;
-	struct rb_dur_match m;
+	struct rbtr_dur_tkey k;
+	struct rbtr_dur_match m;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	c->test = test;
-	c->irq = alloc_percpu(struct rb_dur_cpu);
-	c->softirq = alloc_percpu(struct rb_dur_cpu);
-	c->hrtimer = alloc_percpu(struct rb_dur_cpu);
+	c->irq = alloc_percpu(struct rbtr_dur_cpu);
+	c->softirq = alloc_percpu(struct rbtr_dur_cpu);
+	c->hrtimer = alloc_percpu(struct rbtr_dur_cpu);
 	c->sys = dur_table(test, 6);
 	if (!c->irq || !c->softirq || !c->hrtimer) {
 		KUNIT_FAIL(test, "alloc_percpu failed");
@@ -557,23 +565,23 @@ static void dur_real_contexts(struct kunit *test)
 	c->cpu = rbt_kunit_pin(test);
 	/* This task in a syscall, pending through all of it. */
 	k = dur_key(current->pid, current->start_time, 0);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_enter(c->sys, &k, 900, DUR_GEN, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_enter(c->sys, &k, 900, DUR_GEN, NULL, 0), 0);
 	KUNIT_ASSERT_EQ(test, rbt_nest(RBT_NEST_SOFTIRQ, ctx_softirq, c), 0);
 	KUNIT_EXPECT_EQ(test, c->err, 0);
 	KUNIT_EXPECT_EQ(test, c->lvl_softirq, 1);
 	KUNIT_EXPECT_EQ(test, c->lvl_irq, 2);
-	KUNIT_EXPECT_EQ(test, c->v_irq, RB_DUR_SHORT);
+	KUNIT_EXPECT_EQ(test, c->v_irq, RBTR_DUR_SHORT);
 	KUNIT_EXPECT_EQ(test, c->m_irq.delta, 50ULL);
-	KUNIT_EXPECT_EQ(test, c->v_hrtimer, RB_DUR_KEEP);
+	KUNIT_EXPECT_EQ(test, c->v_hrtimer, RBTR_DUR_KEEP);
 	KUNIT_EXPECT_EQ(test, c->m_hrtimer.delta, 150ULL);
 	KUNIT_EXPECT_EQ(test, c->m_hrtimer.data[0], 0xfeedUL);
-	KUNIT_EXPECT_EQ(test, c->v_softirq, RB_DUR_KEEP);
+	KUNIT_EXPECT_EQ(test, c->v_softirq, RBTR_DUR_KEEP);
 	KUNIT_EXPECT_EQ(test, c->m_softirq.delta, 300ULL);
 	/* The task level's slots were never touched. */
 	KUNIT_EXPECT_EQ(test, per_cpu_ptr(c->irq, c->cpu)->level[0].gen, 0U);
 	KUNIT_EXPECT_EQ(test, per_cpu_ptr(c->softirq, c->cpu)->level[0].gen, 0U);
-	KUNIT_EXPECT_EQ(test, rb_dur_task_exit(c->sys, &k, 1400, DUR_GEN, DUR_THRESH, &m, 0),
-			RB_DUR_KEEP);
+	KUNIT_EXPECT_EQ(test, rbtr_dur_task_exit(c->sys, &k, 1400, DUR_GEN, DUR_THRESH, &m, 0),
+			RBTR_DUR_KEEP);
 	KUNIT_EXPECT_EQ(test, m.delta, 500ULL);
 out:
 	free_percpu(c->irq);
@@ -587,11 +595,11 @@ out:
 #define RACE_PIDS	8
 
 struct race_side {
-	struct rb_dur_table		*t;
-	struct rb_dur_cpu __percpu	*pc;
+	struct rbtr_dur_table		*t;
+	struct rbtr_dur_cpu __percpu	*pc;
 	pid_t				pid[RACE_PIDS];
 	bool				shared[RACE_PIDS];	/* another side uses its slot */
-	unsigned long			n[RB_DUR_NR_VERDICTS];
+	unsigned long			n[RBTR_DUR_NR_VERDICTS];
 	unsigned long			busy, replaced, wrong, exact_miss, cpu_wrong;
 	int				cpu;
 	u32				salt;
@@ -606,10 +614,10 @@ struct race_side {
  */
 static void race_run(struct race_side *r)
 {
-	unsigned long data[RB_DUR_DATA];
-	struct rb_dur_match m;
-	enum rb_dur_verdict v;
-	struct rb_dur_tkey k;
+	unsigned long data[RBTR_DUR_DATA];
+	struct rbtr_dur_match m;
+	enum rbtr_dur_verdict v;
+	struct rbtr_dur_tkey k;
 	unsigned int i, j, p;
 	u64 start, d;
 	int ret;
@@ -618,31 +626,32 @@ static void race_run(struct race_side *r)
 		p = i % RACE_PIDS;
 		start = (u64)i * 1000 + r->salt;
 		d = i & 1 ? DUR_THRESH + i % 7 : DUR_THRESH - 1;
-		for (j = 0; j < RB_DUR_DATA; j++)
+		for (j = 0; j < RBTR_DUR_DATA; j++)
 			data[j] = ((unsigned long)r->salt << 40) | ((unsigned long)i << 8) | j;
 		k = dur_key(r->pid[p], r->salt, 0);
 		preempt_disable();
-		ret = rb_dur_task_enter(r->t, &k, start, DUR_GEN, data, RB_DUR_DATA);
+		ret = rbtr_dur_task_enter(r->t, &k, start, DUR_GEN, data, RBTR_DUR_DATA);
 		r->busy += ret == -EBUSY;
 		r->replaced += ret == 1;
 		memset(&m, 0, sizeof(m));
-		v = rb_dur_task_exit(r->t, &k, start + d, DUR_GEN, DUR_THRESH, &m, RB_DUR_DATA);
+		v = rbtr_dur_task_exit(r->t, &k, start + d, DUR_GEN, DUR_THRESH, &m, RBTR_DUR_DATA);
 		r->n[v]++;
-		if (v == RB_DUR_KEEP || v == RB_DUR_SHORT) {
+		if (v == RBTR_DUR_KEEP || v == RBTR_DUR_SHORT) {
 			if (m.start != start || m.delta != d ||
-			    v != (d >= DUR_THRESH ? RB_DUR_KEEP : RB_DUR_SHORT))
+			    v != (d >= DUR_THRESH ? RBTR_DUR_KEEP : RBTR_DUR_SHORT))
 				r->wrong++;
-			for (j = 0; j < RB_DUR_DATA; j++)
+			for (j = 0; j < RBTR_DUR_DATA; j++)
 				if (m.data[j] != data[j])
 					r->wrong++;
 		} else if (!r->shared[p]) {
 			r->exact_miss++;
 		}
 		/* And a per-CPU pair on this CPU's own slot. */
-		rb_dur_cpu_enter(rb_dur_cpu_slot(r->pc), i, start, DUR_GEN, r->salt, i);
-		v = rb_dur_cpu_exit(rb_dur_cpu_slot(r->pc), i, start + d, DUR_GEN, DUR_THRESH, &m);
-		if (v != (d >= DUR_THRESH ? RB_DUR_KEEP : RB_DUR_SHORT) || m.data[0] != r->salt ||
-		    m.data[1] != i)
+		rbtr_dur_cpu_enter(rbtr_dur_cpu_slot(r->pc), i, start, DUR_GEN, r->salt, i);
+		v = rbtr_dur_cpu_exit(rbtr_dur_cpu_slot(r->pc), i, start + d, DUR_GEN, DUR_THRESH,
+				      &m);
+		if (v != (d >= DUR_THRESH ? RBTR_DUR_KEEP : RBTR_DUR_SHORT) ||
+		    m.data[0] != r->salt || m.data[1] != i)
 			r->cpu_wrong++;
 		preempt_enable();
 		if (!(i % 256))
@@ -662,19 +671,19 @@ static int race_thread(void *arg)
 	return 0;
 }
 
-static bool same_slot(struct rb_dur_table *t, pid_t a, pid_t b)
+static bool same_slot(struct rbtr_dur_table *t, pid_t a, pid_t b)
 {
-	return rb_dur_tslot_of(t, a) == rb_dur_tslot_of(t, b);
+	return rbtr_dur_tslot_of(t, a) == rbtr_dur_tslot_of(t, b);
 }
 
 static void dur_other_cpus(struct kunit *test)
 {
 	struct race_side *me = kunit_kzalloc(test, sizeof(*me), GFP_KERNEL);
 	struct race_side *other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
-	struct rb_dur_cpu __percpu *pc;
+	struct rbtr_dur_cpu __percpu *pc;
 	struct completion go;
 	struct task_struct *task;
-	struct rb_dur_table *t;
+	struct rbtr_dur_table *t;
 	int cpu, ocpu, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, me);
@@ -685,7 +694,7 @@ static void dur_other_cpus(struct kunit *test)
 		kunit_skip(test, "needs a second online CPU");
 	/* A small table: 64 slots for 16 pids, 4 of them forced to collide. */
 	t = dur_table(test, 6);
-	pc = alloc_percpu(struct rb_dur_cpu);
+	pc = alloc_percpu(struct rbtr_dur_cpu);
 	KUNIT_ASSERT_NOT_NULL(test, pc);
 	init_completion(&go);
 	for (i = 0; i < RACE_PIDS; i++) {
@@ -737,16 +746,17 @@ static void dur_other_cpus(struct kunit *test)
 
 		kunit_info(test,
 			   "cpu%d: kept %lu short %lu unmatched %lu lost %lu; busy %lu, replaced %lu",
-			   r->cpu, r->n[RB_DUR_KEEP], r->n[RB_DUR_SHORT], r->n[RB_DUR_UNMATCHED],
-			   r->n[RB_DUR_COLLISION], r->busy, r->replaced);
+			   r->cpu, r->n[RBTR_DUR_KEEP], r->n[RBTR_DUR_SHORT],
+			   r->n[RBTR_DUR_UNMATCHED], r->n[RBTR_DUR_COLLISION], r->busy,
+			   r->replaced);
 		KUNIT_EXPECT_EQ_MSG(test, r->wrong, 0UL,
 				    "cpu%d: a matched pair with another's data", r->cpu);
 		KUNIT_EXPECT_EQ_MSG(test, r->exact_miss, 0UL,
 				    "cpu%d: a pair of an unshared slot not judged", r->cpu);
 		KUNIT_EXPECT_EQ_MSG(test, r->cpu_wrong, 0UL, "cpu%d: a per-CPU pair misjudged",
 				    r->cpu);
-		KUNIT_EXPECT_EQ(test, r->n[RB_DUR_KEEP] + r->n[RB_DUR_SHORT] +
-				r->n[RB_DUR_UNMATCHED] + r->n[RB_DUR_COLLISION],
+		KUNIT_EXPECT_EQ(test, r->n[RBTR_DUR_KEEP] + r->n[RBTR_DUR_SHORT] +
+				r->n[RBTR_DUR_UNMATCHED] + r->n[RBTR_DUR_COLLISION],
 				(unsigned long)RACE_ITERS);
 	}
 }

@@ -5,7 +5,7 @@
  *
  * Only pure functions and the tables they work on are here, so that KUnit
  * can drive them with a scripted clock; the probes that call them and the
- * tracing_thresh file are in rb_tracepoints.c and rb_duration.c, whose
+ * tracing_thresh file are in tracepoints.c and duration.c, whose
  * header comment gives the design.
  *
  * Terms:
@@ -41,8 +41,8 @@
  *             start time, so a pid reused by a new task does not match
  *             the entry of a task that died inside a syscall.
  */
-#ifndef _RB_DURATION_H
-#define _RB_DURATION_H
+#ifndef _RBTR_DURATION_H
+#define _RBTR_DURATION_H
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
@@ -52,74 +52,74 @@
 #include <linux/preempt.h>
 #include <linux/types.h>
 
-enum rb_pair_id {
-	RB_PAIR_IRQ,		/* irq_handler_entry, irq_handler_exit */
-	RB_PAIR_SOFTIRQ,	/* softirq_entry, softirq_exit */
-	RB_PAIR_HRTIMER,	/* hrtimer_expire_entry, hrtimer_expire_exit */
-	RB_PAIR_WORK,		/* workqueue_execute_start, workqueue_execute_end */
-	RB_PAIR_SYSCALL,	/* sys_enter, sys_exit */
-	RB_PAIR_NR
+enum rbtr_pair_id {
+	RBTR_PAIR_IRQ,		/* irq_handler_entry, irq_handler_exit */
+	RBTR_PAIR_SOFTIRQ,	/* softirq_entry, softirq_exit */
+	RBTR_PAIR_HRTIMER,	/* hrtimer_expire_entry, hrtimer_expire_exit */
+	RBTR_PAIR_WORK,		/* workqueue_execute_start, workqueue_execute_end */
+	RBTR_PAIR_SYSCALL,	/* sys_enter, sys_exit */
+	RBTR_PAIR_NR
 };
 
 /* What became of an exit while the filter was on. */
-enum rb_dur_verdict {
-	RB_DUR_KEEP,		/* matched; lasted at least the threshold */
-	RB_DUR_SHORT,		/* matched; shorter: nothing kept */
-	RB_DUR_UNMATCHED,	/* no entry saved for it (enabled mid-pair, ...) */
-	RB_DUR_COLLISION,	/* its entry was lost to another task's */
-	RB_DUR_NR_VERDICTS
+enum rbtr_dur_verdict {
+	RBTR_DUR_KEEP,		/* matched; lasted at least the threshold */
+	RBTR_DUR_SHORT,		/* matched; shorter: nothing kept */
+	RBTR_DUR_UNMATCHED,	/* no entry saved for it (enabled mid-pair, ...) */
+	RBTR_DUR_COLLISION,	/* its entry was lost to another task's */
+	RBTR_DUR_NR_VERDICTS
 };
 
-#define RB_DUR_LEVELS	4	/* interrupt_context_level() 0 .. 3 */
-#define RB_DUR_DATA	7	/* entry fields kept: sys_enter's id and arguments */
-#define RB_DUR_CPU_DATA	2	/* ... for the per-CPU pairs: hrtimer's */
+#define RBTR_DUR_LEVELS	4	/* interrupt_context_level() 0 .. 3 */
+#define RBTR_DUR_DATA	7	/* entry fields kept: sys_enter's id and arguments */
+#define RBTR_DUR_CPU_DATA	2	/* ... for the per-CPU pairs: hrtimer's */
 
 /* A matched pair: when it began, how long it lasted, its entry's fields. */
-struct rb_dur_match {
+struct rbtr_dur_match {
 	u64		start;
 	u64		delta;
-	unsigned long	data[RB_DUR_DATA];
+	unsigned long	data[RBTR_DUR_DATA];
 };
 
 /* ---- per-CPU pairs ---------------------------------------------------- */
 
-struct rb_dur_slot {
+struct rbtr_dur_slot {
 	u64		start;
 	unsigned long	key;
-	unsigned long	data[RB_DUR_CPU_DATA];
+	unsigned long	data[RBTR_DUR_CPU_DATA];
 	unsigned int	gen;		/* 0: empty */
 };
 
-struct rb_dur_cpu {
-	struct rb_dur_slot	level[RB_DUR_LEVELS];
+struct rbtr_dur_cpu {
+	struct rbtr_dur_slot	level[RBTR_DUR_LEVELS];
 };
 
 /*
- * rb_dur_cpu_slot - this CPU's slot for the current context level
+ * rbtr_dur_cpu_slot - this CPU's slot for the current context level
  * @pc: the per-CPU table of one kind of pair
  *
  * Called with preemption disabled (tracepoint probes are).
  */
-static __always_inline struct rb_dur_slot *rb_dur_cpu_slot(struct rb_dur_cpu __percpu *pc)
+static __always_inline struct rbtr_dur_slot *rbtr_dur_cpu_slot(struct rbtr_dur_cpu __percpu *pc)
 {
 	return &raw_cpu_ptr(pc)->level[interrupt_context_level()];
 }
 
 /* The verdict on a pair that began at @start and ends at @now. */
-static inline enum rb_dur_verdict rb_dur_judge(u64 start, u64 now, u64 thresh,
-					       struct rb_dur_match *m)
+static inline enum rbtr_dur_verdict rbtr_dur_judge(u64 start, u64 now, u64 thresh,
+						   struct rbtr_dur_match *m)
 {
 	/* A clock that went back (trace_clock changed mid-pair): no pair. */
 	if (now < start)
-		return RB_DUR_UNMATCHED;
+		return RBTR_DUR_UNMATCHED;
 	m->start = start;
 	m->delta = now - start;
-	return m->delta >= thresh ? RB_DUR_KEEP : RB_DUR_SHORT;
+	return m->delta >= thresh ? RBTR_DUR_KEEP : RBTR_DUR_SHORT;
 }
 
 /*
- * rb_dur_cpu_enter - save an entry in a per-CPU slot
- * @s: rb_dur_cpu_slot() of the entry's CPU and level
+ * rbtr_dur_cpu_enter - save an entry in a per-CPU slot
+ * @s: rbtr_dur_cpu_slot() of the entry's CPU and level
  * @key: the instance, as the exit will name it
  * @now: the clock at the entry
  * @gen: the filter's generation
@@ -128,8 +128,8 @@ static inline enum rb_dur_verdict rb_dur_judge(u64 start, u64 now, u64 thresh,
  *
  * Overwrites whatever the slot held: an entry whose exit never came.
  */
-static inline void rb_dur_cpu_enter(struct rb_dur_slot *s, unsigned long key, u64 now,
-				    unsigned int gen, unsigned long d0, unsigned long d1)
+static inline void rbtr_dur_cpu_enter(struct rbtr_dur_slot *s, unsigned long key, u64 now,
+				      unsigned int gen, unsigned long d0, unsigned long d1)
 {
 	s->key = key;
 	s->start = now;
@@ -139,67 +139,67 @@ static inline void rb_dur_cpu_enter(struct rb_dur_slot *s, unsigned long key, u6
 }
 
 /*
- * rb_dur_cpu_exit - match an exit with the entry in its per-CPU slot
- * @s: rb_dur_cpu_slot() of the exit's CPU and level
+ * rbtr_dur_cpu_exit - match an exit with the entry in its per-CPU slot
+ * @s: rbtr_dur_cpu_slot() of the exit's CPU and level
  * @key: the instance
  * @now: the clock at the exit
  * @gen: the filter's generation
  * @thresh: the threshold, in the clock's units
- * @m: filled on RB_DUR_KEEP and RB_DUR_SHORT
+ * @m: filled on RBTR_DUR_KEEP and RBTR_DUR_SHORT
  *
  * A matched entry is consumed: a second exit does not match it.
  *
- * Return: RB_DUR_KEEP, RB_DUR_SHORT or RB_DUR_UNMATCHED.
+ * Return: RBTR_DUR_KEEP, RBTR_DUR_SHORT or RBTR_DUR_UNMATCHED.
  */
-static inline enum rb_dur_verdict rb_dur_cpu_exit(struct rb_dur_slot *s, unsigned long key,
-						  u64 now, unsigned int gen, u64 thresh,
-						  struct rb_dur_match *m)
+static inline enum rbtr_dur_verdict rbtr_dur_cpu_exit(struct rbtr_dur_slot *s, unsigned long key,
+						      u64 now, unsigned int gen, u64 thresh,
+						      struct rbtr_dur_match *m)
 {
 	if (!gen || s->gen != gen || s->key != key)
-		return RB_DUR_UNMATCHED;
+		return RBTR_DUR_UNMATCHED;
 	s->gen = 0;
 	m->data[0] = s->data[0];
 	m->data[1] = s->data[1];
-	return rb_dur_judge(s->start, now, thresh, m);
+	return rbtr_dur_judge(s->start, now, thresh, m);
 }
 
 /* ---- per-task pairs --------------------------------------------------- */
 
 /* Names one instance of a per-task pair. */
-struct rb_dur_tkey {
+struct rbtr_dur_tkey {
 	pid_t		pid;
 	u64		cookie;		/* the task's start_time */
 	unsigned long	key;		/* work item; 0 for syscalls */
 };
 
-struct rb_dur_tslot {
+struct rbtr_dur_tslot {
 	atomic_t	seq;		/* odd while a writer owns the slot */
 	unsigned int	gen;		/* 0: empty */
 	pid_t		pid;
 	u64		cookie;
 	u64		start;
 	unsigned long	key;
-	unsigned long	data[RB_DUR_DATA];
+	unsigned long	data[RBTR_DUR_DATA];
 };
 
-struct rb_dur_table {
-	struct rb_dur_tslot	*slot;
+struct rbtr_dur_table {
+	struct rbtr_dur_tslot	*slot;
 	unsigned int		bits;	/* 1 << bits slots */
 };
 
-static inline struct rb_dur_tslot *rb_dur_tslot_of(const struct rb_dur_table *t, pid_t pid)
+static inline struct rbtr_dur_tslot *rbtr_dur_tslot_of(const struct rbtr_dur_table *t, pid_t pid)
 {
 	return &t->slot[hash_32((u32)pid, t->bits)];
 }
 
 /*
- * rb_dur_task_enter - save a task's entry in its hash slot
+ * rbtr_dur_task_enter - save a task's entry in its hash slot
  * @t: the table
  * @k: the task and instance
  * @now: the clock at the entry
  * @gen: the filter's generation
  * @data: entry fields kept for the exit's record
- * @n: their number, at most RB_DUR_DATA
+ * @n: their number, at most RBTR_DUR_DATA
  *
  * Never waits: a slot another writer owns right now (another CPU, or a
  * context this one interrupted) is left alone.
@@ -207,11 +207,11 @@ static inline struct rb_dur_tslot *rb_dur_tslot_of(const struct rb_dur_table *t,
  * Return: 0 saved; 1 saved over another task's pending entry, which is
  * lost (a collision); -EBUSY not saved (a collision).
  */
-static inline int rb_dur_task_enter(struct rb_dur_table *t, const struct rb_dur_tkey *k,
-				    u64 now, unsigned int gen, const unsigned long *data,
-				    unsigned int n)
+static inline int rbtr_dur_task_enter(struct rbtr_dur_table *t, const struct rbtr_dur_tkey *k,
+				      u64 now, unsigned int gen, const unsigned long *data,
+				      unsigned int n)
 {
-	struct rb_dur_tslot *s = rb_dur_tslot_of(t, k->pid);
+	struct rbtr_dur_tslot *s = rbtr_dur_tslot_of(t, k->pid);
 	int seq = atomic_read(&s->seq), ret = 0;
 	unsigned int i;
 
@@ -233,29 +233,29 @@ static inline int rb_dur_task_enter(struct rb_dur_table *t, const struct rb_dur_
 }
 
 /*
- * rb_dur_task_exit - match a task's exit with the entry in its hash slot
+ * rbtr_dur_task_exit - match a task's exit with the entry in its hash slot
  * @t: the table
  * @k: the task and instance
  * @now: the clock at the exit
  * @gen: the filter's generation
  * @thresh: the threshold, in the clock's units
- * @m: filled on RB_DUR_KEEP and RB_DUR_SHORT (@n fields of data)
- * @n: entry fields to copy, at most RB_DUR_DATA
+ * @m: filled on RBTR_DUR_KEEP and RBTR_DUR_SHORT (@n fields of data)
+ * @n: entry fields to copy, at most RBTR_DUR_DATA
  *
  * The copy is checked against the sequence count, so a slot rewritten
  * while it was read is never taken for a match. A matched entry is
  * consumed, unless the slot changed hands meanwhile.
  *
- * Return: RB_DUR_KEEP, RB_DUR_SHORT, RB_DUR_UNMATCHED, or
- * RB_DUR_COLLISION when the slot was busy, torn, or holds another task's
+ * Return: RBTR_DUR_KEEP, RBTR_DUR_SHORT, RBTR_DUR_UNMATCHED, or
+ * RBTR_DUR_COLLISION when the slot was busy, torn, or holds another task's
  * entry of this generation (which replaced ours).
  */
-static inline enum rb_dur_verdict rb_dur_task_exit(struct rb_dur_table *t,
-						   const struct rb_dur_tkey *k, u64 now,
-						   unsigned int gen, u64 thresh,
-						   struct rb_dur_match *m, unsigned int n)
+static inline enum rbtr_dur_verdict rbtr_dur_task_exit(struct rbtr_dur_table *t,
+						       const struct rbtr_dur_tkey *k, u64 now,
+						       unsigned int gen, u64 thresh,
+						       struct rbtr_dur_match *m, unsigned int n)
 {
-	struct rb_dur_tslot *s = rb_dur_tslot_of(t, k->pid);
+	struct rbtr_dur_tslot *s = rbtr_dur_tslot_of(t, k->pid);
 	unsigned int sgen, i;
 	unsigned long key;
 	u64 cookie, start;
@@ -265,7 +265,7 @@ static inline enum rb_dur_verdict rb_dur_task_exit(struct rb_dur_table *t,
 	/*A*/
 	seq = atomic_read_acquire(&s->seq);
 	if (seq & 1)
-		return RB_DUR_COLLISION;
+		return RBTR_DUR_COLLISION;
 	sgen = READ_ONCE(s->gen);
 	pid = READ_ONCE(s->pid);
 	cookie = READ_ONCE(s->cookie);
@@ -277,21 +277,21 @@ static inline enum rb_dur_verdict rb_dur_task_exit(struct rb_dur_table *t,
 	/* The copy before the check. Pairs with atomic_set_release() above. */
 	smp_rmb();
 	if (atomic_read(&s->seq) != seq)
-		return RB_DUR_COLLISION;
+		return RBTR_DUR_COLLISION;
 	/*C*/
 	if (!gen || sgen != gen)
-		return RB_DUR_UNMATCHED;
+		return RBTR_DUR_UNMATCHED;
 	if (pid != k->pid || cookie != k->cookie)
-		return RB_DUR_COLLISION;
+		return RBTR_DUR_COLLISION;
 	if (key != k->key)
-		return RB_DUR_UNMATCHED;
+		return RBTR_DUR_UNMATCHED;
 	/*D*/
 	/* Consume it; if another writer took the slot since B, it is theirs. */
 	if (atomic_try_cmpxchg(&s->seq, &seq, seq + 1)) {
 		WRITE_ONCE(s->gen, 0);
 		atomic_set_release(&s->seq, seq + 2);
 	}
-	return rb_dur_judge(start, now, thresh, m);
+	return rbtr_dur_judge(start, now, thresh, m);
 }
 
-#endif /* _RB_DURATION_H */
+#endif /* _RBTR_DURATION_H */

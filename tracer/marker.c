@@ -13,42 +13,41 @@
 #include <linux/uaccess.h>
 #include <linux/pagemap.h>
 #include <rbtrace/rbtrace.h>
-#include "rb_events.h"
+#include "events.h"
+#include "trace.h"
 
 /* ftrace's TRACE_MARKER_MAX_SIZE: longer writes are cut to this. */
-#define RB_MARKER_MAX_SIZE	4096
+#define RBTR_MARKER_MAX_SIZE	4096
 /* What a marker holds if user memory faulted while we copied it. */
-#define RB_FAULTED_STR		"<faulted>"
-#define RB_FAULTED_SIZE		(sizeof(RB_FAULTED_STR) - 1)
+#define RBTR_FAULTED_STR		"<faulted>"
+#define RBTR_FAULTED_SIZE		(sizeof(RBTR_FAULTED_STR) - 1)
 
 /* ftrace's struct print_entry */
-struct rb_print_entry {
-	struct rb_entry	ent;
+struct rbtr_print_entry {
+	struct rbtr_entry	ent;
 	unsigned long	ip;
 	char		buf[];
 };
 
 /* ftrace's struct raw_data_entry */
-struct rb_raw_data_entry {
-	struct rb_entry	ent;
+struct rbtr_raw_data_entry {
+	struct rbtr_entry	ent;
 	unsigned int	id;
 	char		buf[];
 };
 
 /* The raw marker's id and the faulted text must fit. */
-#define RB_FAULT_SIZE_ID	(RB_FAULTED_SIZE + sizeof(unsigned int))
-
-static struct rbt_buffer *rb_marker_buffer;
+#define RBTR_FAULT_SIZE_ID	(RBTR_FAULTED_SIZE + sizeof(unsigned int))
 
 /*
  * The ip tracing_mark_write() records, once it has run: its own name is
  * known, and looking it up in a module's symbol table (a linear search)
  * cost more than the rest of a trace_pipe line.
  */
-static unsigned long rb_mark_write_ip;
+static unsigned long rbtr_mark_write_ip;
 
 /* "%ps" without the " [module]" suffix, as ftrace's kallsyms_lookup(). */
-static void rb_print_ip_sym(struct seq_buf *s, unsigned long ip)
+static void rbtr_print_ip_sym(struct seq_buf *s, unsigned long ip)
 {
 	char sym[KSYM_SYMBOL_LEN];
 
@@ -56,7 +55,7 @@ static void rb_print_ip_sym(struct seq_buf *s, unsigned long ip)
 		seq_buf_printf(s, "0");
 		return;
 	}
-	if (ip == READ_ONCE(rb_mark_write_ip)) {
+	if (ip == READ_ONCE(rbtr_mark_write_ip)) {
 		seq_buf_printf(s, "tracing_mark_write");
 		return;
 	}
@@ -65,10 +64,10 @@ static void rb_print_ip_sym(struct seq_buf *s, unsigned long ip)
 }
 
 /* "tracing_mark_write: hello\n": the text keeps the writer's newline. */
-static void rb_print_print(struct seq_buf *s, const struct rb_event_type *type,
-			   const void *rec, unsigned int len)
+static void rbtr_print_print(struct seq_buf *s, const struct rbtr_event_type *type,
+			     const void *rec, unsigned int len)
 {
-	const struct rb_print_entry *e = rec;
+	const struct rbtr_print_entry *e = rec;
 	unsigned int n;
 
 	if (len < sizeof(*e)) {
@@ -76,17 +75,17 @@ static void rb_print_print(struct seq_buf *s, const struct rb_event_type *type,
 		return;
 	}
 	n = strnlen(e->buf, len - sizeof(*e));
-	rb_print_ip_sym(s, e->ip);
+	rbtr_print_ip_sym(s, e->ip);
 	seq_buf_printf(s, ": %.*s", n, e->buf);
 	if (!n || e->buf[n - 1] != '\n')
 		seq_buf_printf(s, "\n");
 }
 
 /* "# 1 buf: 61 62 ...": every byte of the record after the id. */
-static void rb_print_raw_data(struct seq_buf *s, const struct rb_event_type *type,
-			      const void *rec, unsigned int len)
+static void rbtr_print_raw_data(struct seq_buf *s, const struct rbtr_event_type *type,
+				const void *rec, unsigned int len)
 {
-	const struct rb_raw_data_entry *e = rec;
+	const struct rbtr_raw_data_entry *e = rec;
 	unsigned int i;
 
 	if (len < sizeof(*e)) {
@@ -99,42 +98,43 @@ static void rb_print_raw_data(struct seq_buf *s, const struct rb_event_type *typ
 	seq_buf_printf(s, "\n");
 }
 
-static const struct rb_field rb_print_fields[] = {
-	RB_FIELD(RB_REC(struct rb_print_entry)->ip, "unsigned long", "ip", RB_FIELD_HEX),
-	RB_FIELD_FLEX(RB_REC(struct rb_print_entry)->buf, "char", "buf[]", RB_FIELD_CHARS),
+static const struct rbtr_field rbtr_print_fields[] = {
+	RBTR_FIELD(RBTR_REC(struct rbtr_print_entry)->ip, "unsigned long", "ip", RBTR_FIELD_HEX),
+	RBTR_FIELD_FLEX(RBTR_REC(struct rbtr_print_entry)->buf, "char", "buf[]", RBTR_FIELD_CHARS),
 };
 
-static const struct rb_field rb_raw_data_fields[] = {
-	RB_FIELD(RB_REC(struct rb_raw_data_entry)->id, "unsigned int", "id", RB_FIELD_HEX),
-	RB_FIELD_FLEX(RB_REC(struct rb_raw_data_entry)->buf, "char", "buf[]", RB_FIELD_BYTES),
+static const struct rbtr_field rbtr_raw_data_fields[] = {
+	RBTR_FIELD(RBTR_REC(struct rbtr_raw_data_entry)->id, "unsigned int", "id", RBTR_FIELD_HEX),
+	RBTR_FIELD_FLEX(RBTR_REC(struct rbtr_raw_data_entry)->buf, "char", "buf[]",
+			RBTR_FIELD_BYTES),
 };
 
 /* No reg: always on and no enable file, as ftrace's own events. */
-static struct rb_event_type rb_print_type = {
+static struct rbtr_event_type rbtr_print_type = {
 	.system		= "ftrace",
 	.name		= "print",
-	.id		= RB_EVENT_PRINT_ID,
-	.fields		= rb_print_fields,
-	.nr_fields	= ARRAY_SIZE(rb_print_fields),
+	.id		= RBTR_EVENT_PRINT_ID,
+	.fields		= rbtr_print_fields,
+	.nr_fields	= ARRAY_SIZE(rbtr_print_fields),
 	.print_fmt	= "\"%ps: %s\", (void *)REC->ip, REC->buf",
-	.print		= rb_print_print,
+	.print		= rbtr_print_print,
 };
 
-static struct rb_event_type rb_raw_data_type = {
+static struct rbtr_event_type rbtr_raw_data_type = {
 	.system		= "ftrace",
 	.name		= "raw_data",
-	.id		= RB_EVENT_RAW_DATA_ID,
-	.fields		= rb_raw_data_fields,
-	.nr_fields	= ARRAY_SIZE(rb_raw_data_fields),
+	.id		= RBTR_EVENT_RAW_DATA_ID,
+	.fields		= rbtr_raw_data_fields,
+	.nr_fields	= ARRAY_SIZE(rbtr_raw_data_fields),
 	.print_fmt	= "\"id:%04x %08x\", REC->id, (int)REC->buf[0]",
-	.print		= rb_print_raw_data,
+	.print		= rbtr_print_raw_data,
 };
 
 /*
  * Bytes of the reservation past what we wrote would show old buffer
  * contents to readers (the raw marker prints them all): zero them.
  */
-static void rb_zero_tail(void *rec, unsigned int used, unsigned int size)
+static void rbtr_zero_tail(void *rec, unsigned int used, unsigned int size)
 {
 	unsigned int end = ALIGN(size, 4);
 
@@ -149,130 +149,131 @@ static void rb_zero_tail(void *rec, unsigned int used, unsigned int size)
 static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
+	struct rbt_buffer *buffer = rbtr_file_trace(file_inode(filp))->buffer;
 	/* The record, and room for a '\n' and the '\0'. */
-	const unsigned int meta = sizeof(struct rb_print_entry) + 2;
-	unsigned int ctx = rb_trace_ctx(), size, max;
-	struct rb_print_entry *e;
+	const unsigned int meta = sizeof(struct rbtr_print_entry) + 2;
+	unsigned int ctx = rbtr_trace_ctx(), size, max;
+	struct rbtr_print_entry *e;
 	ssize_t written;
 
 	if ((ssize_t)cnt < 0)
 		return -EINVAL;
-	cnt = min_t(size_t, cnt, RB_MARKER_MAX_SIZE);
+	cnt = min_t(size_t, cnt, RBTR_MARKER_MAX_SIZE);
 	/* Cut to what one event can hold, as ftrace's retry does. */
-	max = rbt_max_event_size(rb_marker_buffer);
+	max = rbt_max_event_size(buffer);
 	if (cnt + meta > max)
 		cnt = max - meta;
 	size = cnt + meta;
-	if (cnt < RB_FAULTED_SIZE)
-		size += RB_FAULTED_SIZE - cnt;
+	if (cnt < RBTR_FAULTED_SIZE)
+		size += RBTR_FAULTED_SIZE - cnt;
 	/* Copying below cannot fault pages in: do it now, best effort. */
 	if (fault_in_readable(ubuf, cnt))
 		pr_debug("rbtrace: trace_marker: part of the buffer is not readable\n");
 
-	e = rb_event_reserve(rb_marker_buffer, &rb_print_type, size, ctx);
+	e = rbtr_event_reserve(buffer, &rbtr_print_type, size, ctx);
 	if (!e)
 		return -EBADF;	/* recording off: ftrace's answer */
 	e->ip = _THIS_IP_;
 	/*
 	 * Stored once, not at every write: a line all CPUs wrote would
 	 * bounce between them. Any value seen is this function's ip; the
-	 * ONCE pair with rb_print_ip_sym()'s read keeps the word whole.
+	 * ONCE pair with rbtr_print_ip_sym()'s read keeps the word whole.
 	 */
-	if (unlikely(READ_ONCE(rb_mark_write_ip) != e->ip))
-		WRITE_ONCE(rb_mark_write_ip, e->ip);
+	if (unlikely(READ_ONCE(rbtr_mark_write_ip) != e->ip))
+		WRITE_ONCE(rbtr_mark_write_ip, e->ip);
 	written = cnt;
 	if (copy_from_user_nofault(e->buf, ubuf, cnt)) {
-		memcpy(e->buf, RB_FAULTED_STR, RB_FAULTED_SIZE);
-		cnt = RB_FAULTED_SIZE;
+		memcpy(e->buf, RBTR_FAULTED_STR, RBTR_FAULTED_SIZE);
+		cnt = RBTR_FAULTED_SIZE;
 		written = -EFAULT;
 	}
 	if (!cnt || e->buf[cnt - 1] != '\n')
 		e->buf[cnt++] = '\n';
 	e->buf[cnt] = '\0';
-	rb_zero_tail(e, sizeof(*e) + cnt + 1, size);
-	rb_event_commit(rb_marker_buffer);
+	rbtr_zero_tail(e, sizeof(*e) + cnt + 1, size);
+	rbtr_event_commit(buffer);
 	return written;
 }
 
 static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf,
 				      size_t cnt, loff_t *ppos)
 {
-	unsigned int ctx = rb_trace_ctx(), size;
-	struct rb_raw_data_entry *e;
+	struct rbt_buffer *buffer = rbtr_file_trace(file_inode(filp))->buffer;
+	unsigned int ctx = rbtr_trace_ctx(), size;
+	struct rbtr_raw_data_entry *e;
 	ssize_t written;
 
 	/* The record must at least carry its id. */
 	if (cnt < sizeof(unsigned int))
 		return -EINVAL;
-	if (cnt > rbt_max_event_size(rb_marker_buffer))
+	if (cnt > rbt_max_event_size(buffer))
 		return -EINVAL;
 	size = sizeof(*e) + cnt;
-	if (cnt < RB_FAULT_SIZE_ID)
-		size += RB_FAULT_SIZE_ID - cnt;
+	if (cnt < RBTR_FAULT_SIZE_ID)
+		size += RBTR_FAULT_SIZE_ID - cnt;
 	/* Not cut: a binary record is whole or refused, as in ftrace. */
-	if (size > rbt_max_event_size(rb_marker_buffer))
+	if (size > rbt_max_event_size(buffer))
 		return -EINVAL;
 	if (fault_in_readable(ubuf, cnt))
 		pr_debug("rbtrace: trace_marker_raw: part of the buffer is not readable\n");
 
-	e = rb_event_reserve(rb_marker_buffer, &rb_raw_data_type, size, ctx);
+	e = rbtr_event_reserve(buffer, &rbtr_raw_data_type, size, ctx);
 	if (!e)
 		return -EBADF;
 	written = cnt;
 	if (copy_from_user_nofault(&e->id, ubuf, cnt)) {
 		e->id = -1;
-		memcpy(e->buf, RB_FAULTED_STR, RB_FAULTED_SIZE);
-		cnt = RB_FAULT_SIZE_ID;
+		memcpy(e->buf, RBTR_FAULTED_STR, RBTR_FAULTED_SIZE);
+		cnt = RBTR_FAULT_SIZE_ID;
 		written = -EFAULT;
 	}
-	rb_zero_tail(e, offsetof(struct rb_raw_data_entry, id) + cnt, size);
-	rb_event_commit(rb_marker_buffer);
+	rbtr_zero_tail(e, offsetof(struct rbtr_raw_data_entry, id) + cnt, size);
+	rbtr_event_commit(buffer);
 	return written;
 }
 
-static const struct file_operations rb_marker_fops = {
+static const struct file_operations rbtr_marker_fops = {
 	.owner		= THIS_MODULE,
 	.open		= nonseekable_open,
 	.write		= tracing_mark_write,
 };
 
-static const struct file_operations rb_marker_raw_fops = {
+static const struct file_operations rbtr_marker_raw_fops = {
 	.owner		= THIS_MODULE,
 	.open		= nonseekable_open,
 	.write		= tracing_mark_raw_write,
 };
 
 /**
- * rb_marker_init - register ftrace:print and ftrace:raw_data; create the
+ * rbtr_marker_init - register ftrace:print and ftrace:raw_data; create the
  * marker files
- * @top: the rbtrace directory
- * @buffer: the buffer markers go to
+ * @tr: the tracer whose directory gets them, and whose buffer markers go to
  *
  * Return: 0 or a negative errno (nothing left registered).
  */
-int rb_marker_init(struct dentry *top, struct rbt_buffer *buffer)
+int rbtr_marker_init(struct rbtr_trace *tr)
 {
 	int ret;
 
-	rb_marker_buffer = buffer;
-	ret = rb_event_register(&rb_print_type);
+	ret = rbtr_event_register(&rbtr_print_type);
 	if (ret)
 		return ret;
-	ret = rb_event_register(&rb_raw_data_type);
+	ret = rbtr_event_register(&rbtr_raw_data_type);
 	if (ret) {
-		rb_event_unregister(&rb_print_type);
+		rbtr_event_unregister(&rbtr_print_type);
 		return ret;
 	}
-	debugfs_create_file("trace_marker", 0200, top, NULL, &rb_marker_fops);
-	debugfs_create_file("trace_marker_raw", 0200, top, NULL, &rb_marker_raw_fops);
+	debugfs_create_file("trace_marker", 0200, tr->dir, tr, &rbtr_marker_fops);
+	debugfs_create_file("trace_marker_raw", 0200, tr->dir, tr,
+			    &rbtr_marker_raw_fops);
 	return 0;
 }
 
 /**
- * rb_marker_exit - unregister the marker events
+ * rbtr_marker_exit - unregister the marker events
  */
-void rb_marker_exit(void)
+void rbtr_marker_exit(void)
 {
-	rb_event_unregister(&rb_raw_data_type);
-	rb_event_unregister(&rb_print_type);
+	rbtr_event_unregister(&rbtr_raw_data_type);
+	rbtr_event_unregister(&rbtr_print_type);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rbtrace duration filter: tracing_thresh for the paired tracepoint
- * events, and the state the probes of rb_tracepoints.c share.
+ * events, and the state the probes of tracepoints.c share.
  *
  * tracing_thresh holds microseconds, as ftrace's; 0 turns the filter off.
  * While it is set, a pair whose two events are both enabled
@@ -40,7 +40,7 @@
  * "trace-cmd record -e irq" saves their format, and have no enable file:
  * they appear while the filter applies to their pair.
  *
- * How an entry finds its exit (rb_duration.h): per-CPU slots by context
+ * How an entry finds its exit (duration.h): per-CPU slots by context
  * level for IRQs, softirqs and hrtimers; a hash by pid for work items and
  * syscalls, which sleep and migrate. Every change of tracing_thresh or of
  * an event's enable state bumps a generation number that entries carry,
@@ -66,53 +66,53 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include "rb_tracepoints.h"
+#include "tracepoints.h"
 
 /* Per-task tables: syscalls are many (sleepers), work items fewer. */
-#define RB_DUR_SYSCALL_BITS	12
-#define RB_DUR_WORK_BITS	9
+#define RBTR_DUR_SYSCALL_BITS	12
+#define RBTR_DUR_WORK_BITS	9
 
 /* Largest threshold whose nanoseconds fit in a u64. */
-#define RB_DUR_MAX_US		div_u64(U64_MAX, NSEC_PER_USEC)
+#define RBTR_DUR_MAX_US		div_u64(U64_MAX, NSEC_PER_USEC)
 
-struct rb_dur_pair rb_dur_pairs[RB_PAIR_NR] = {
-	[RB_PAIR_IRQ]		= { .name = "irq_handler" },
-	[RB_PAIR_SOFTIRQ]	= { .name = "softirq" },
-	[RB_PAIR_HRTIMER]	= { .name = "hrtimer_expire" },
-	[RB_PAIR_WORK]		= { .name = "workqueue_execute" },
-	[RB_PAIR_SYSCALL]	= { .name = "sys" },
+struct rbtr_dur_pair rbtr_dur_pairs[RBTR_PAIR_NR] = {
+	[RBTR_PAIR_IRQ]		= { .name = "irq_handler" },
+	[RBTR_PAIR_SOFTIRQ]	= { .name = "softirq" },
+	[RBTR_PAIR_HRTIMER]	= { .name = "hrtimer_expire" },
+	[RBTR_PAIR_WORK]		= { .name = "workqueue_execute" },
+	[RBTR_PAIR_SYSCALL]	= { .name = "sys" },
 };
 
 /*
  * The filter's generation: even and never 0 while stable, odd while the
- * thresholds change (a sequence count). See rb_dur_update_locked().
+ * thresholds change (a sequence count). See rbtr_dur_update_locked().
  */
-unsigned int rb_dur_gen = 2;
+unsigned int rbtr_dur_gen = 2;
 
-static DEFINE_MUTEX(rb_dur_mutex);	/* thresholds, enable states */
-static u64 rb_dur_thresh_us;		/* tracing_thresh as written */
-static struct dentry *rb_dur_files[2];
+static DEFINE_MUTEX(rbtr_dur_mutex);	/* thresholds, enable states */
+static u64 rbtr_dur_thresh_us;		/* tracing_thresh as written */
+static struct dentry *rbtr_dur_files[2];
 
 /*
  * Publish the threshold each pair applies under a new generation, as a
  * seqcount writer: odd while the thresholds change. A probe takes the
  * generation and the threshold of its pair together or not at all
- * (rb_dur_state() in rb_tracepoints.c): a probe that runs during the
+ * (rbtr_dur_state() in tracepoints.c): a probe that runs during the
  * change sees generation 0, which no entry is saved under and no exit
  * matches, so a pair in flight across a change is dropped, never paired
  * with an entry saved under other settings.
  */
-static void rb_dur_update_locked(void)
+static void rbtr_dur_update_locked(void)
 {
-	u64 ns = rb_dur_thresh_us * NSEC_PER_USEC;
-	unsigned int gen = rb_dur_gen;
+	u64 ns = rbtr_dur_thresh_us * NSEC_PER_USEC;
+	unsigned int gen = rbtr_dur_gen;
 	int i;
 
-	WRITE_ONCE(rb_dur_gen, gen + 1);
-	/* Odd before the thresholds. Pairs with smp_rmb() in rb_dur_state(). */
+	WRITE_ONCE(rbtr_dur_gen, gen + 1);
+	/* Odd before the thresholds. Pairs with smp_rmb() in rbtr_dur_state(). */
 	smp_wmb();
-	for (i = 0; i < RB_PAIR_NR; i++) {
-		struct rb_dur_pair *p = &rb_dur_pairs[i];
+	for (i = 0; i < RBTR_PAIR_NR; i++) {
+		struct rbtr_dur_pair *p = &rbtr_dur_pairs[i];
 
 		WRITE_ONCE(p->thresh, p->entry_on && p->exit_on ? ns : 0);
 	}
@@ -120,11 +120,11 @@ static void rb_dur_update_locked(void)
 	if (!gen)
 		gen = 2;
 	/* The thresholds before even. Pairs with smp_load_acquire(). */
-	smp_store_release(&rb_dur_gen, gen);
+	smp_store_release(&rbtr_dur_gen, gen);
 }
 
 /**
- * rb_dur_pair_set - one event of a pair was enabled or disabled
+ * rbtr_dur_pair_set - one event of a pair was enabled or disabled
  * @id: the pair
  * @is_exit: the exit event (else the entry)
  * @on: its new state
@@ -132,52 +132,52 @@ static void rb_dur_update_locked(void)
  * Called from the event's reg (after its probe is registered) and unreg
  * (before its probe is unregistered).
  */
-void rb_dur_pair_set(enum rb_pair_id id, bool is_exit, bool on)
+void rbtr_dur_pair_set(enum rbtr_pair_id id, bool is_exit, bool on)
 {
-	struct rb_dur_pair *p = &rb_dur_pairs[id];
+	struct rbtr_dur_pair *p = &rbtr_dur_pairs[id];
 
-	mutex_lock(&rb_dur_mutex);
+	mutex_lock(&rbtr_dur_mutex);
 	if (is_exit)
 		p->exit_on = on;
 	else
 		p->entry_on = on;
-	rb_dur_update_locked();
-	mutex_unlock(&rb_dur_mutex);
+	rbtr_dur_update_locked();
+	mutex_unlock(&rbtr_dur_mutex);
 }
 
 /* tracing_thresh: microseconds, as ftrace's. */
-static ssize_t rb_thresh_read(struct file *filp, char __user *ubuf,
-			      size_t cnt, loff_t *ppos)
+static ssize_t rbtr_thresh_read(struct file *filp, char __user *ubuf,
+				size_t cnt, loff_t *ppos)
 {
 	char buf[32];
 	int r;
 
-	r = scnprintf(buf, sizeof(buf), "%llu\n", READ_ONCE(rb_dur_thresh_us));
+	r = scnprintf(buf, sizeof(buf), "%llu\n", READ_ONCE(rbtr_dur_thresh_us));
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
 }
 
-static ssize_t rb_thresh_write(struct file *filp, const char __user *ubuf,
-			       size_t cnt, loff_t *ppos)
+static ssize_t rbtr_thresh_write(struct file *filp, const char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
 {
 	u64 us;
 
 	/* Garbage, a sign, an overflow: -EINVAL, and nothing changes. */
 	if (!cnt || cnt > 32 || kstrtoull_from_user(ubuf, cnt, 10, &us))
 		return -EINVAL;
-	if (us > RB_DUR_MAX_US)
+	if (us > RBTR_DUR_MAX_US)
 		return -EINVAL;
-	mutex_lock(&rb_dur_mutex);
-	WRITE_ONCE(rb_dur_thresh_us, us);
-	rb_dur_update_locked();
-	mutex_unlock(&rb_dur_mutex);
+	mutex_lock(&rbtr_dur_mutex);
+	WRITE_ONCE(rbtr_dur_thresh_us, us);
+	rbtr_dur_update_locked();
+	mutex_unlock(&rbtr_dur_mutex);
 	*ppos += cnt;
 	return cnt;
 }
 
-static const struct file_operations rb_thresh_fops = {
+static const struct file_operations rbtr_thresh_fops = {
 	.owner		= THIS_MODULE,
-	.read		= rb_thresh_read,
-	.write		= rb_thresh_write,
+	.read		= rbtr_thresh_read,
+	.write		= rbtr_thresh_write,
 	.llseek		= default_llseek,
 };
 
@@ -186,39 +186,39 @@ static const struct file_operations rb_thresh_fops = {
  * too short, unmatched, and lost (their entry was evicted by another
  * task's, or torn), and the per-task entries that collided.
  */
-static int rb_thresh_stats_show(struct seq_file *m, void *v)
+static int rbtr_thresh_stats_show(struct seq_file *m, void *v)
 {
-	unsigned long n[RB_DUR_NR_VERDICTS], coll;
+	unsigned long n[RBTR_DUR_NR_VERDICTS], coll;
 	int i, j, cpu;
 
 	seq_printf(m, "# %-18s %10s %10s %10s %10s %10s\n", "pair", "kept", "short",
 		   "unmatched", "lost", "collisions");
-	for (i = 0; i < RB_PAIR_NR; i++) {
-		struct rb_dur_pair *p = &rb_dur_pairs[i];
+	for (i = 0; i < RBTR_PAIR_NR; i++) {
+		struct rbtr_dur_pair *p = &rbtr_dur_pairs[i];
 
 		memset(n, 0, sizeof(n));
 		coll = 0;
 		for_each_possible_cpu(cpu) {
-			struct rb_dur_stats *st = per_cpu_ptr(p->stats, cpu);
+			struct rbtr_dur_stats *st = per_cpu_ptr(p->stats, cpu);
 
-			for (j = 0; j < RB_DUR_NR_VERDICTS; j++)
+			for (j = 0; j < RBTR_DUR_NR_VERDICTS; j++)
 				n[j] += READ_ONCE(st->n[j]);
 			coll += READ_ONCE(st->collisions);
 		}
 		seq_printf(m, "%-20s %10lu %10lu %10lu %10lu %10lu\n", p->name,
-			   n[RB_DUR_KEEP], n[RB_DUR_SHORT], n[RB_DUR_UNMATCHED],
-			   n[RB_DUR_COLLISION], coll);
+			   n[RBTR_DUR_KEEP], n[RBTR_DUR_SHORT], n[RBTR_DUR_UNMATCHED],
+			   n[RBTR_DUR_COLLISION], coll);
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(rb_thresh_stats);
+DEFINE_SHOW_ATTRIBUTE(rbtr_thresh_stats);
 
-static void rb_dur_free(void)
+static void rbtr_dur_free(void)
 {
 	int i;
 
-	for (i = 0; i < RB_PAIR_NR; i++) {
-		struct rb_dur_pair *p = &rb_dur_pairs[i];
+	for (i = 0; i < RBTR_PAIR_NR; i++) {
+		struct rbtr_dur_pair *p = &rbtr_dur_pairs[i];
 
 		free_percpu(p->cpu);
 		p->cpu = NULL;
@@ -229,66 +229,67 @@ static void rb_dur_free(void)
 	}
 }
 
-static int rb_dur_alloc_table(struct rb_dur_table *t, unsigned int bits)
+static int rbtr_dur_alloc_table(struct rbtr_dur_table *t, unsigned int bits)
 {
 	t->bits = bits;
 	t->slot = kvcalloc(1U << bits, sizeof(*t->slot), GFP_KERNEL);
 	return t->slot ? 0 : -ENOMEM;
 }
 
-static int rb_dur_alloc(void)
+static int rbtr_dur_alloc(void)
 {
 	int i;
 
-	for (i = 0; i < RB_PAIR_NR; i++) {
-		struct rb_dur_pair *p = &rb_dur_pairs[i];
+	for (i = 0; i < RBTR_PAIR_NR; i++) {
+		struct rbtr_dur_pair *p = &rbtr_dur_pairs[i];
 
-		p->stats = alloc_percpu(struct rb_dur_stats);
+		p->stats = alloc_percpu(struct rbtr_dur_stats);
 		if (!p->stats)
 			return -ENOMEM;
-		if (i == RB_PAIR_WORK || i == RB_PAIR_SYSCALL)
+		if (i == RBTR_PAIR_WORK || i == RBTR_PAIR_SYSCALL)
 			continue;
-		p->cpu = alloc_percpu(struct rb_dur_cpu);
+		p->cpu = alloc_percpu(struct rbtr_dur_cpu);
 		if (!p->cpu)
 			return -ENOMEM;
 	}
-	if (rb_dur_alloc_table(&rb_dur_pairs[RB_PAIR_WORK].table, RB_DUR_WORK_BITS))
+	if (rbtr_dur_alloc_table(&rbtr_dur_pairs[RBTR_PAIR_WORK].table, RBTR_DUR_WORK_BITS))
 		return -ENOMEM;
-	return rb_dur_alloc_table(&rb_dur_pairs[RB_PAIR_SYSCALL].table, RB_DUR_SYSCALL_BITS);
+	return rbtr_dur_alloc_table(&rbtr_dur_pairs[RBTR_PAIR_SYSCALL].table,
+				    RBTR_DUR_SYSCALL_BITS);
 }
 
 /**
- * rb_duration_init - the filter's tables and its files
+ * rbtr_duration_init - the filter's tables and its files
  * @top: the rbtrace debugfs directory
  *
  * Return: 0 or -ENOMEM; nothing is left behind on failure.
  */
-int rb_duration_init(struct dentry *top)
+int rbtr_duration_init(struct dentry *top)
 {
 	int ret;
 
-	ret = rb_dur_alloc();
+	ret = rbtr_dur_alloc();
 	if (ret) {
-		rb_dur_free();
+		rbtr_dur_free();
 		return ret;
 	}
-	rb_dur_files[0] = debugfs_create_file("tracing_thresh", 0600, top, NULL,
-					      &rb_thresh_fops);
-	rb_dur_files[1] = debugfs_create_file("tracing_thresh_stats", 0400, top, NULL,
-					      &rb_thresh_stats_fops);
+	rbtr_dur_files[0] = debugfs_create_file("tracing_thresh", 0600, top, NULL,
+						&rbtr_thresh_fops);
+	rbtr_dur_files[1] = debugfs_create_file("tracing_thresh_stats", 0400, top, NULL,
+						&rbtr_thresh_stats_fops);
 	return 0;
 }
 
 /**
- * rb_duration_exit - remove the files and free the tables
+ * rbtr_duration_exit - remove the files and free the tables
  *
  * Called after every probe is unregistered and tracepoint_synchronize_unregister().
  */
-void rb_duration_exit(void)
+void rbtr_duration_exit(void)
 {
-	debugfs_remove(rb_dur_files[1]);
-	debugfs_remove(rb_dur_files[0]);
-	rb_dur_files[0] = NULL;
-	rb_dur_files[1] = NULL;
-	rb_dur_free();
+	debugfs_remove(rbtr_dur_files[1]);
+	debugfs_remove(rbtr_dur_files[0]);
+	rbtr_dur_files[0] = NULL;
+	rbtr_dur_files[1] = NULL;
+	rbtr_dur_free();
 }

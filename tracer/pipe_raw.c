@@ -29,21 +29,22 @@
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
 #include <rbtrace/rbtrace_mmap.h>
-#include "rb_internal.h"
-#include "rb_debugfs.h"
+#include "trace.h"
 
 /*
- * struct rb_raw_iter - one open trace_pipe_raw
+ * struct rbtr_raw_iter - one open trace_pipe_raw
+ * @tr: the tracer
  * @lock: one reader of this file at a time; not held while sleeping
  * @cpu: the CPU
  * @spare: the page read() hands out, allocated at the first read
- * @read: bytes of @spare already read; rb_raw_size() means none left
+ * @read: bytes of @spare already read; rbtr_raw_size() means none left
  * @wait_index: bumped by ioctl(0) and flush, to end a wait
  * @stopped: ioctl(0) or close was seen: a non-blocking read with nothing
  *           to hand out is the end of data, not -EAGAIN (trace-cmd 3.1.6
  *           stops reading on -EAGAIN before its final flush)
  */
-struct rb_raw_iter {
+struct rbtr_raw_iter {
+	struct rbtr_trace	*tr;
 	struct mutex		lock;		/* see above */
 	int			cpu;
 	struct rbt_read_page	*spare;
@@ -53,9 +54,9 @@ struct rb_raw_iter {
 };
 
 /* Bytes of one sub-buffer as user space sees it: header and data. */
-static size_t rb_raw_size(void)
+static size_t rbtr_raw_size(struct rbtr_raw_iter *it)
 {
-	return rbt_subbuf_size(rb_fs_buffer) + RB_PAGE_HDR_SIZE;
+	return rbt_read_page_size(it->tr->buffer);
 }
 
 /*
@@ -63,12 +64,12 @@ static size_t rb_raw_size(void)
  * us. Called and returns with it->lock held. Return: 1 to try again, 0
  * when woken by ioctl(0) or close, -EINTR.
  */
-static int rb_raw_wait(struct rb_raw_iter *it, int full)
+static int rbtr_raw_wait(struct rbtr_raw_iter *it, int full)
 {
 	int idx = atomic_read(&it->wait_index), ret;
 
 	mutex_unlock(&it->lock);
-	ret = rbt_wait(rb_fs_buffer, it->cpu, full);
+	ret = rbt_wait(it->tr->buffer, it->cpu, full);
 	mutex_lock(&it->lock);
 	if (ret)
 		return ret;
@@ -76,24 +77,24 @@ static int rb_raw_wait(struct rb_raw_iter *it, int full)
 }
 
 /* Put the next sub-buffer into it->spare. Return: 1, 0 (end), -errno. */
-static int rb_raw_fill(struct rb_raw_iter *it, struct file *file)
+static int rbtr_raw_fill(struct rbtr_raw_iter *it, struct file *file)
 {
 	struct rbt_read_page *page;
 	int ret;
 
 	if (!it->spare) {
-		page = rbt_alloc_read_page(rb_fs_buffer, it->cpu);
+		page = rbt_alloc_read_page(it->tr->buffer, it->cpu);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
 		it->spare = page;
 	}
 	for (;;) {
 		/* Another reader of this file may have filled it meanwhile. */
-		if (it->read < rb_raw_size())
+		if (it->read < rbtr_raw_size(it))
 			return 1;
-		rb_access_lock(it->cpu);
-		ret = rbt_read_page(rb_fs_buffer, it->spare, rb_raw_size(), it->cpu, false);
-		rb_access_unlock(it->cpu);
+		rbtr_access_lock(it->tr, it->cpu);
+		ret = rbt_read_page(it->tr->buffer, it->spare, rbtr_raw_size(it), it->cpu, false);
+		rbtr_access_unlock(it->tr, it->cpu);
 		if (ret > 0) {
 			it->read = 0;
 			return 1;
@@ -102,26 +103,26 @@ static int rb_raw_fill(struct rb_raw_iter *it, struct file *file)
 			return ret;
 		if (file->f_flags & O_NONBLOCK)
 			return it->stopped ? 0 : -EAGAIN;
-		ret = rb_raw_wait(it, 0);
+		ret = rbtr_raw_wait(it, 0);
 		if (ret <= 0)
 			return ret;
 	}
 }
 
-static ssize_t rb_raw_read(struct file *file, char __user *ubuf,
-			   size_t cnt, loff_t *ppos)
+static ssize_t rbtr_raw_read(struct file *file, char __user *ubuf,
+			     size_t cnt, loff_t *ppos)
 {
-	struct rb_raw_iter *it = file->private_data;
+	struct rbtr_raw_iter *it = file->private_data;
 	ssize_t ret;
 	size_t n;
 
 	if (!cnt)
 		return 0;
 	mutex_lock(&it->lock);
-	ret = rb_raw_fill(it, file);
+	ret = rbtr_raw_fill(it, file);
 	if (ret <= 0)
 		goto out;
-	n = min(rb_raw_size() - it->read, cnt);
+	n = min(rbtr_raw_size(it) - it->read, cnt);
 	if (copy_to_user(ubuf, rbt_read_page_data(it->spare) + it->read, n)) {
 		ret = -EFAULT;
 		goto out;
@@ -134,7 +135,7 @@ out:
 	return ret;
 }
 
-static void rb_raw_spd_release(struct splice_pipe_desc *spd, unsigned int i)
+static void rbtr_raw_spd_release(struct splice_pipe_desc *spd, unsigned int i)
 {
 	put_page(spd->pages[i]);
 }
@@ -143,25 +144,25 @@ static void rb_raw_spd_release(struct splice_pipe_desc *spd, unsigned int i)
  * Move whole sub-buffers the writer has left into @spd, while @len
  * allows. Return: how many, or -errno if none.
  */
-static int rb_raw_splice_pages(struct rb_raw_iter *it, struct splice_pipe_desc *spd,
-			       size_t len)
+static int rbtr_raw_splice_pages(struct rbtr_raw_iter *it, struct splice_pipe_desc *spd,
+				 size_t len)
 {
-	size_t size = rb_raw_size();
+	size_t size = rbtr_raw_size(it);
 	struct rbt_read_page *rpage;
 	struct page *page;
 	int i, r = 0;
 
 	for (i = 0; i < spd->nr_pages_max && len >= size; i++, len -= size) {
-		rpage = rbt_alloc_read_page(rb_fs_buffer, it->cpu);
+		rpage = rbt_alloc_read_page(it->tr->buffer, it->cpu);
 		if (IS_ERR(rpage)) {
 			r = PTR_ERR(rpage);
 			break;
 		}
-		rb_access_lock(it->cpu);
-		r = rbt_read_page(rb_fs_buffer, rpage, size, it->cpu, true);
-		rb_access_unlock(it->cpu);
+		rbtr_access_lock(it->tr, it->cpu);
+		r = rbt_read_page(it->tr->buffer, rpage, size, it->cpu, true);
+		rbtr_access_unlock(it->tr, it->cpu);
 		if (r < 0) {
-			rbt_free_read_page(rb_fs_buffer, it->cpu, rpage);
+			rbt_free_read_page(it->tr->buffer, it->cpu, rpage);
 			break;
 		}
 		/*
@@ -170,7 +171,7 @@ static int rb_raw_splice_pages(struct rb_raw_iter *it, struct splice_pipe_desc *
 		 */
 		page = rbt_read_page_page(rpage);
 		get_page(page);
-		rbt_free_read_page(rb_fs_buffer, it->cpu, rpage);
+		rbt_free_read_page(it->tr->buffer, it->cpu, rpage);
 		spd->pages[i] = page;
 		spd->partial[i].offset = 0;
 		spd->partial[i].len = size;
@@ -179,11 +180,11 @@ static int rb_raw_splice_pages(struct rb_raw_iter *it, struct splice_pipe_desc *
 	return i ? i : r;
 }
 
-static ssize_t rb_raw_splice_read(struct file *file, loff_t *ppos,
-				  struct pipe_inode_info *pipe, size_t len,
-				  unsigned int flags)
+static ssize_t rbtr_raw_splice_read(struct file *file, loff_t *ppos,
+				    struct pipe_inode_info *pipe, size_t len,
+				    unsigned int flags)
 {
-	struct rb_raw_iter *it = file->private_data;
+	struct rbtr_raw_iter *it = file->private_data;
 	struct partial_page partial[PIPE_DEF_BUFFERS];
 	struct page *pages[PIPE_DEF_BUFFERS];
 	struct splice_pipe_desc spd = {
@@ -191,18 +192,18 @@ static ssize_t rb_raw_splice_read(struct file *file, loff_t *ppos,
 		.partial	= partial,
 		.nr_pages_max	= PIPE_DEF_BUFFERS,
 		.ops		= &nosteal_pipe_buf_ops,
-		.spd_release	= rb_raw_spd_release,
+		.spd_release	= rbtr_raw_spd_release,
 	};
 	bool woken = false;
 	ssize_t ret;
 	int n;
 
 	/* tracefs's contract: whole sub-buffers from an aligned position. */
-	if (!IS_ALIGNED(*ppos, rb_raw_size()) || len < rb_raw_size())
+	if (!IS_ALIGNED(*ppos, rbtr_raw_size(it)) || len < rbtr_raw_size(it))
 		return -EINVAL;
 	mutex_lock(&it->lock);
 	for (;;) {
-		n = rb_raw_splice_pages(it, &spd, len);
+		n = rbtr_raw_splice_pages(it, &spd, len);
 		if (n > 0)
 			break;
 		ret = n == -EAGAIN ? 0 : n;
@@ -219,51 +220,51 @@ static ssize_t rb_raw_splice_read(struct file *file, loff_t *ppos,
 		 * or return 0: never the wait's 1, which would read as one
 		 * byte spliced.
 		 */
-		ret = rb_raw_wait(it, rb_buffer_percent());
+		ret = rbtr_raw_wait(it, rbtr_buffer_percent(it->tr));
 		if (ret <= 0)
 			goto out;
 		woken = true;
 	}
 	spd.nr_pages = n;
-	*ppos += (loff_t)n * rb_raw_size();
+	*ppos += (loff_t)n * rbtr_raw_size(it);
 	ret = splice_to_pipe(pipe, &spd);
 out:
 	mutex_unlock(&it->lock);
 	return ret;
 }
 
-static __poll_t rb_raw_poll(struct file *file, struct poll_table_struct *pt)
+static __poll_t rbtr_raw_poll(struct file *file, struct poll_table_struct *pt)
 {
-	struct rb_raw_iter *it = file->private_data;
+	struct rbtr_raw_iter *it = file->private_data;
 
-	return rbt_poll_wait(rb_fs_buffer, it->cpu, file, pt, rb_buffer_percent());
+	return rbt_poll_wait(it->tr->buffer, it->cpu, file, pt, rbtr_buffer_percent(it->tr));
 }
 
 /* End the waits of this file's readers (they return 0). */
-static void rb_raw_wake(struct rb_raw_iter *it)
+static void rbtr_raw_wake(struct rbtr_raw_iter *it)
 {
 	WRITE_ONCE(it->stopped, true);
 	atomic_inc(&it->wait_index);
-	rbt_wake_waiters(rb_fs_buffer, it->cpu);
+	rbt_wake_waiters(it->tr->buffer, it->cpu);
 }
 
 /*
  * GET_READER on a mapping: wait for buffer_percent as a read does (not
  * with O_NONBLOCK), then hand the next sub-buffer to user space.
  */
-static long rb_raw_get_reader(struct file *file, struct rb_raw_iter *it)
+static long rbtr_raw_get_reader(struct file *file, struct rbtr_raw_iter *it)
 {
 	int ret;
 
 	if (!(file->f_flags & O_NONBLOCK)) {
-		ret = rbt_wait(rb_fs_buffer, it->cpu, rb_buffer_percent());
+		ret = rbt_wait(it->tr->buffer, it->cpu, rbtr_buffer_percent(it->tr));
 		if (ret)
 			return ret;
 	}
 	/* A consuming reader of another file must not swap meanwhile. */
-	rb_access_lock(it->cpu);
-	ret = rbt_map_get_reader(rb_fs_buffer, it->cpu);
-	rb_access_unlock(it->cpu);
+	rbtr_access_lock(it->tr, it->cpu);
+	ret = rbt_map_get_reader(it->tr->buffer, it->cpu);
+	rbtr_access_unlock(it->tr, it->cpu);
 	return ret;
 }
 
@@ -271,89 +272,90 @@ static long rb_raw_get_reader(struct file *file, struct rb_raw_iter *it)
  * ioctl(fd, 0): wake the blocked readers, as tracefs's;
  * RBT_MMAP_IOCTL_GET_READER: the next reader page of a mapping.
  */
-static long rb_raw_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+static long rbtr_raw_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	if (cmd == RBT_MMAP_IOCTL_GET_READER)
-		return rb_raw_get_reader(file, file->private_data);
+		return rbtr_raw_get_reader(file, file->private_data);
 	if (cmd)
 		return -ENOTTY;
-	rb_raw_wake(file->private_data);
+	rbtr_raw_wake(file->private_data);
 	return 0;
 }
 
 /* A VMA copied from ours (mremap()) is one more mapping to count. */
-static void rb_raw_vm_open(struct vm_area_struct *vma)
+static void rbtr_raw_vm_open(struct vm_area_struct *vma)
 {
-	struct rb_raw_iter *it = vma->vm_file->private_data;
+	struct rbtr_raw_iter *it = vma->vm_file->private_data;
 
-	rbt_map_dup(rb_fs_buffer, it->cpu);
+	rbt_map_dup(it->tr->buffer, it->cpu);
 }
 
-static void rb_raw_vm_close(struct vm_area_struct *vma)
+static void rbtr_raw_vm_close(struct vm_area_struct *vma)
 {
-	struct rb_raw_iter *it = vma->vm_file->private_data;
+	struct rbtr_raw_iter *it = vma->vm_file->private_data;
 
-	WARN_ON_ONCE(rbt_unmap(rb_fs_buffer, it->cpu));
+	WARN_ON_ONCE(rbt_unmap(it->tr->buffer, it->cpu));
 }
 
 /* The mapping is the meta page and the ring as one: no partial munmap(). */
-static int rb_raw_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
+static int rbtr_raw_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
 {
 	return -EINVAL;
 }
 
-static const struct vm_operations_struct rb_raw_vm_ops = {
-	.open		= rb_raw_vm_open,
-	.close		= rb_raw_vm_close,
-	.may_split	= rb_raw_vm_may_split,
+static const struct vm_operations_struct rbtr_raw_vm_ops = {
+	.open		= rbtr_raw_vm_open,
+	.close		= rbtr_raw_vm_close,
+	.may_split	= rbtr_raw_vm_may_split,
 };
 
 /* mmap(): the meta page and the sub-buffers, read-only (rbtrace_mmap.h). */
-static int rb_raw_mmap(struct file *file, struct vm_area_struct *vma)
+static int rbtr_raw_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	struct rb_raw_iter *it = file->private_data;
+	struct rbtr_raw_iter *it = file->private_data;
 	int ret;
 
-	ret = rbt_map(rb_fs_buffer, it->cpu, vma);
+	ret = rbt_map(it->tr->buffer, it->cpu, vma);
 	if (ret)
 		return ret;
-	vma->vm_ops = &rb_raw_vm_ops;
+	vma->vm_ops = &rbtr_raw_vm_ops;
 	return 0;
 }
 
 /* A close from another thread must not leave a reader blocked forever. */
-static int rb_raw_flush(struct file *file, fl_owner_t id)
+static int rbtr_raw_flush(struct file *file, fl_owner_t id)
 {
-	rb_raw_wake(file->private_data);
+	rbtr_raw_wake(file->private_data);
 	return 0;
 }
 
-static int rb_raw_open(struct inode *inode, struct file *file)
+static int rbtr_raw_open(struct inode *inode, struct file *file)
 {
-	struct rb_raw_iter *it;
+	struct rbtr_raw_iter *it;
 
 	it = kzalloc(sizeof(*it), GFP_KERNEL);
 	if (!it)
 		return -ENOMEM;
 	/* Its spare page and positions are of the present sub-buffer size. */
-	rb_reader_open();
+	it->tr = rbtr_file_trace(inode);
+	rbtr_reader_open(it->tr);
 	mutex_init(&it->lock);
-	it->cpu = rb_file_cpu(inode);
-	it->read = rb_raw_size();
+	it->cpu = rbtr_file_cpu(inode);
+	it->read = rbtr_raw_size(it);
 	atomic_set(&it->wait_index, 0);
 	file->private_data = it;
 	return nonseekable_open(inode, file);
 }
 
-static int rb_raw_release(struct inode *inode, struct file *file)
+static int rbtr_raw_release(struct inode *inode, struct file *file)
 {
-	struct rb_raw_iter *it = file->private_data;
+	struct rbtr_raw_iter *it = file->private_data;
 
 	if (it->spare)
-		rbt_free_read_page(rb_fs_buffer, it->cpu, it->spare);
+		rbt_free_read_page(it->tr->buffer, it->cpu, it->spare);
 	mutex_destroy(&it->lock);
+	rbtr_reader_close(it->tr);
 	kfree(it);
-	rb_reader_close();
 	return 0;
 }
 
@@ -362,14 +364,14 @@ static int rb_raw_release(struct inode *inode, struct file *file)
  * .splice_read and .flush. The module reference open takes (.owner)
  * keeps rmmod away while the file is open.
  */
-const struct file_operations rb_pipe_raw_fops = {
+const struct file_operations rbtr_pipe_raw_fops = {
 	.owner		= THIS_MODULE,
-	.open		= rb_raw_open,
-	.read		= rb_raw_read,
-	.splice_read	= rb_raw_splice_read,
-	.poll		= rb_raw_poll,
-	.unlocked_ioctl	= rb_raw_ioctl,
-	.mmap		= rb_raw_mmap,
-	.flush		= rb_raw_flush,
-	.release	= rb_raw_release,
+	.open		= rbtr_raw_open,
+	.read		= rbtr_raw_read,
+	.splice_read	= rbtr_raw_splice_read,
+	.poll		= rbtr_raw_poll,
+	.unlocked_ioctl	= rbtr_raw_ioctl,
+	.mmap		= rbtr_raw_mmap,
+	.flush		= rbtr_raw_flush,
+	.release	= rbtr_raw_release,
 };

@@ -19,12 +19,13 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
-#include "rb_events.h"
-#include "rb_debugfs.h"
+#include "events.h"
+#include "trace.h"
 
 /* A record copied out of the buffer, with its CPU, stamp and losses. */
-struct rb_rec {
+struct rbtr_rec {
 	void		*data;
+	unsigned int	size;		/* of @data: a sub-buffer */
 	unsigned int	len;
 	u64		ts;
 	int		cpu;
@@ -33,72 +34,54 @@ struct rb_rec {
 };
 
 /* One line of text; the longest is a raw marker: three chars a byte. */
-struct rb_text {
+struct rbtr_text {
 	char		*buf;
 	size_t		size;
 	struct seq_buf	s;
 };
 
-static int rb_rec_alloc(struct rb_rec *rec)
+static int rbtr_rec_alloc(struct rbtr_trace *tr, struct rbtr_rec *rec)
 {
-	rec->data = kvmalloc(rbt_subbuf_size(rb_fs_buffer), GFP_KERNEL);
+	rec->size = rbt_subbuf_size(tr->buffer);
+	rec->data = kvmalloc(rec->size, GFP_KERNEL);
 	return rec->data ? 0 : -ENOMEM;
 }
 
-static int rb_text_alloc(struct rb_text *t)
+static int rbtr_text_alloc(struct rbtr_trace *tr, struct rbtr_text *t)
 {
-	t->size = 3 * rbt_subbuf_size(rb_fs_buffer) + 512;
+	t->size = 3 * rbt_subbuf_size(tr->buffer) + 512;
 	t->buf = kvmalloc(t->size, GFP_KERNEL);
 	seq_buf_init(&t->s, t->buf, t->size);
 	return t->buf ? 0 : -ENOMEM;
 }
 
 /* Copy an event's payload into @rec. */
-static void rb_rec_fill(struct rb_rec *rec, struct rbt_event *event, u64 ts, int cpu)
+static void rbtr_rec_fill(struct rbtr_rec *rec, struct rbt_event *event, u64 ts, int cpu)
 {
-	rec->len = min(rbt_event_length(event), rbt_subbuf_size(rb_fs_buffer));
+	rec->len = min(rbt_event_length(event), rec->size);
 	memcpy(rec->data, rbt_event_data(event), rec->len);
 	rec->ts = ts;
 	rec->cpu = cpu;
 }
 
-/**
- * rb_print_ts - a time stamp as ftrace's trace_print_time() shows it
- * @s: where to print
- * @ts: the stamp: seconds.microseconds for nanosecond clocks, else a count
- */
-void rb_print_ts(struct seq_buf *s, u64 ts)
-{
-	u64 usecs;
-	u32 rem;
-
-	if (!rb_clock_in_ns()) {
-		seq_buf_printf(s, " %12llu", ts);
-		return;
-	}
-	usecs = rb_ns2usecs(ts);
-	usecs = div_u64_rem(usecs, USEC_PER_SEC, &rem);
-	seq_buf_printf(s, " %5llu.%06u", usecs, rem);
-}
-
 /* irqs-off, need-resched, hardirq/softirq, preempt, migrate: "d.h1." */
-static void rb_print_lat(struct seq_buf *s, const struct rb_entry *ent)
+static void rbtr_print_lat(struct seq_buf *s, const struct rbtr_entry *ent)
 {
 	unsigned int f = ent->flags, pc = ent->preempt_count;
-	bool bh_off = f & RB_FLAG_BH_OFF, nmi = f & RB_FLAG_NMI;
-	bool hard = f & RB_FLAG_HARDIRQ, soft = f & RB_FLAG_SOFTIRQ;
+	bool bh_off = f & RBTR_FLAG_BH_OFF, nmi = f & RBTR_FLAG_NMI;
+	bool hard = f & RBTR_FLAG_HARDIRQ, soft = f & RBTR_FLAG_SOFTIRQ;
 	char irqs_off, resched, hardsoft;
 
-	irqs_off = (f & RB_FLAG_IRQS_OFF) ? (bh_off ? 'D' : 'd') :
-		bh_off ? 'b' : (f & RB_FLAG_IRQS_NOSUPPORT) ? 'X' : '.';
-	switch (f & (RB_FLAG_NEED_RESCHED | RB_FLAG_PREEMPT_RESCHED)) {
-	case RB_FLAG_NEED_RESCHED | RB_FLAG_PREEMPT_RESCHED:
+	irqs_off = (f & RBTR_FLAG_IRQS_OFF) ? (bh_off ? 'D' : 'd') :
+		bh_off ? 'b' : (f & RBTR_FLAG_IRQS_NOSUPPORT) ? 'X' : '.';
+	switch (f & (RBTR_FLAG_NEED_RESCHED | RBTR_FLAG_PREEMPT_RESCHED)) {
+	case RBTR_FLAG_NEED_RESCHED | RBTR_FLAG_PREEMPT_RESCHED:
 		resched = 'N';
 		break;
-	case RB_FLAG_NEED_RESCHED:
+	case RBTR_FLAG_NEED_RESCHED:
 		resched = 'n';
 		break;
-	case RB_FLAG_PREEMPT_RESCHED:
+	case RBTR_FLAG_PREEMPT_RESCHED:
 		resched = 'p';
 		break;
 	default:
@@ -119,10 +102,11 @@ static void rb_print_lat(struct seq_buf *s, const struct rb_entry *ent)
 }
 
 /* One record as ftrace prints it, lost-event note first. */
-static void rb_print_rec(struct rb_text *t, const struct rb_rec *rec)
+static void rbtr_print_rec(struct rbtr_trace *tr, struct rbtr_text *t,
+			   const struct rbtr_rec *rec)
 {
-	static const struct rb_entry no_entry;
-	const struct rb_entry *ent = rec->len >= sizeof(*ent) ? rec->data : &no_entry;
+	static const struct rbtr_entry no_entry;
+	const struct rbtr_entry *ent = rec->len >= sizeof(*ent) ? rec->data : &no_entry;
 	char comm[TASK_COMM_LEN];
 
 	seq_buf_init(&t->s, t->buf, t->size);
@@ -130,26 +114,26 @@ static void rb_print_rec(struct rb_text *t, const struct rb_rec *rec)
 		seq_buf_printf(&t->s, "CPU:%d [LOST %lu EVENTS]\n", rec->cpu, rec->lost_count);
 	else if (rec->lost)
 		seq_buf_printf(&t->s, "CPU:%d [LOST EVENTS]\n", rec->cpu);
-	rb_cmdline_find(ent->pid, comm);
+	rbtr_cmdline_find(ent->pid, comm);
 	seq_buf_printf(&t->s, "%16s-%-7d [%03d] ", comm, ent->pid, rec->cpu);
-	rb_print_lat(&t->s, ent);
-	rb_print_ts(&t->s, rec->ts);
+	rbtr_print_lat(&t->s, ent);
+	rbtr_print_ts(tr, &t->s, rec->ts);
 	seq_buf_printf(&t->s, ": ");
-	rb_event_print(&t->s, rec->data, rec->len);
+	rbtr_event_print(&t->s, rec->data, rec->len);
 	/* A line cut short still ends a line. */
 	if (seq_buf_has_overflowed(&t->s))
 		t->buf[t->size - 1] = '\n';
 }
 
 /* ftrace's header for the trace file with the default options. */
-static void rb_print_header(struct seq_file *m)
+static void rbtr_print_header(struct seq_file *m, struct rbtr_trace *tr)
 {
 	struct rbt_cpu_stats st;
 	u64 entries = 0, total = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		if (rbt_cpu_stats(rb_fs_buffer, cpu, &st))
+		if (rbt_cpu_stats(tr->buffer, cpu, &st))
 			continue;
 		entries += st.entries;
 		total += st.entries + st.overrun;
@@ -158,7 +142,7 @@ static void rb_print_header(struct seq_file *m)
 	seq_printf(m, "# entries-in-buffer/entries-written: %llu/%llu   #P:%d\n",
 		   entries, total, num_online_cpus());
 	/* Stamps mean nothing without their clock (trace_clock). */
-	seq_printf(m, "# clock: %s\n", rb_clock_name());
+	seq_printf(m, "# clock: %s\n", rbtr_clock_name(tr));
 	seq_puts(m, "#\n"
 		 "#                                _-----=> irqs-off/BH-disabled\n"
 		 "#                               / _----=> need-resched\n"
@@ -176,18 +160,19 @@ static void rb_print_header(struct seq_file *m)
  * keeps the current record copied, with its position: 0 is the header,
  * n >= 1 the n-th record.
  */
-struct rb_trace_iter {
+struct rbtr_trace_iter {
+	struct rbtr_trace *tr;
 	int		cpu_file;
 	struct rbt_iter	**iters;
 	bool		*lost;
-	struct rb_rec	rec;
+	struct rbtr_rec	rec;
 	bool		have_rec;
 	loff_t		pos;
-	struct rb_text	text;
+	struct rbtr_text	text;
 };
 
 /* Copy the oldest record of the CPUs read into it->rec. */
-static bool rb_trace_find(struct rb_trace_iter *it)
+static bool rbtr_trace_find(struct rbtr_trace_iter *it)
 {
 	struct rbt_event *event, *best = NULL;
 	int cpu, best_cpu = 0;
@@ -209,14 +194,14 @@ static bool rb_trace_find(struct rb_trace_iter *it)
 	if (!best)
 		return false;
 	/* The peeked copy stays valid: no other call was made on that CPU. */
-	rb_rec_fill(&it->rec, best, best_ts, best_cpu);
+	rbtr_rec_fill(&it->rec, best, best_ts, best_cpu);
 	it->rec.lost = it->lost[best_cpu];
 	it->rec.lost_count = 0;
 	it->lost[best_cpu] = false;
 	return true;
 }
 
-static void rb_trace_rewind(struct rb_trace_iter *it)
+static void rbtr_trace_rewind(struct rbtr_trace_iter *it)
 {
 	int cpu;
 
@@ -230,24 +215,24 @@ static void rb_trace_rewind(struct rb_trace_iter *it)
 }
 
 /* Move from the current record to the next one: it->pos + 1. */
-static void *rb_trace_step(struct rb_trace_iter *it)
+static void *rbtr_trace_step(struct rbtr_trace_iter *it)
 {
 	if (it->pos && it->have_rec)
 		rbt_iter_advance(it->iters[it->rec.cpu]);
 	it->pos++;
-	return rb_trace_find(it) ? &it->rec : NULL;
+	return rbtr_trace_find(it) ? &it->rec : NULL;
 }
 
-static void *rb_trace_start(struct seq_file *m, loff_t *pos)
+static void *rbtr_trace_start(struct seq_file *m, loff_t *pos)
 {
-	struct rb_trace_iter *it = m->private;
+	struct rbtr_trace_iter *it = m->private;
 
 	if (*pos == 0) {
-		rb_trace_rewind(it);
+		rbtr_trace_rewind(it);
 		return SEQ_START_TOKEN;
 	}
 	if (*pos < it->pos)
-		rb_trace_rewind(it);
+		rbtr_trace_rewind(it);
 	/* Asked for the current record again: show it again. */
 	if (*pos == it->pos && it->have_rec)
 		return &it->rec;
@@ -256,44 +241,44 @@ static void *rb_trace_start(struct seq_file *m, loff_t *pos)
 		it->pos--;
 	}
 	while (it->pos < *pos)
-		if (!rb_trace_step(it))
+		if (!rbtr_trace_step(it))
 			return NULL;
 	return &it->rec;
 }
 
-static void *rb_trace_next(struct seq_file *m, void *v, loff_t *pos)
+static void *rbtr_trace_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	struct rb_trace_iter *it = m->private;
+	struct rbtr_trace_iter *it = m->private;
 
 	(*pos)++;
-	return rb_trace_step(it);
+	return rbtr_trace_step(it);
 }
 
-static void rb_trace_stop(struct seq_file *m, void *v)
+static void rbtr_trace_stop(struct seq_file *m, void *v)
 {
 }
 
-static int rb_trace_show(struct seq_file *m, void *v)
+static int rbtr_trace_show(struct seq_file *m, void *v)
 {
-	struct rb_trace_iter *it = m->private;
+	struct rbtr_trace_iter *it = m->private;
 
 	if (v == SEQ_START_TOKEN) {
-		rb_print_header(m);
+		rbtr_print_header(m, it->tr);
 		return 0;
 	}
-	rb_print_rec(&it->text, v);
+	rbtr_print_rec(it->tr, &it->text, v);
 	seq_write(m, it->text.buf, seq_buf_used(&it->text.s));
 	return 0;
 }
 
-static const struct seq_operations rb_trace_seq_ops = {
-	.start	= rb_trace_start,
-	.next	= rb_trace_next,
-	.stop	= rb_trace_stop,
-	.show	= rb_trace_show,
+static const struct seq_operations rbtr_trace_seq_ops = {
+	.start	= rbtr_trace_start,
+	.next	= rbtr_trace_next,
+	.stop	= rbtr_trace_stop,
+	.show	= rbtr_trace_show,
 };
 
-static void rb_trace_iter_free(struct rb_trace_iter *it)
+static void rbtr_trace_iter_free(struct rbtr_trace_iter *it)
 {
 	int cpu;
 
@@ -307,70 +292,74 @@ static void rb_trace_iter_free(struct rb_trace_iter *it)
 	kvfree(it->text.buf);
 }
 
-static int rb_trace_iter_init(struct rb_trace_iter *it, int cpu_file)
+static int rbtr_trace_iter_init(struct rbtr_trace_iter *it, struct rbtr_trace *tr,
+				int cpu_file)
 {
 	int cpu;
 
+	it->tr = tr;
 	it->cpu_file = cpu_file;
 	it->iters = kcalloc(nr_cpu_ids, sizeof(*it->iters), GFP_KERNEL);
 	it->lost = kcalloc(nr_cpu_ids, sizeof(*it->lost), GFP_KERNEL);
-	if (!it->iters || !it->lost || rb_rec_alloc(&it->rec) || rb_text_alloc(&it->text))
+	if (!it->iters || !it->lost || rbtr_rec_alloc(tr, &it->rec) ||
+	    rbtr_text_alloc(tr, &it->text))
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		if (cpu_file != RBT_ALL_CPUS && cpu != cpu_file)
 			continue;
-		it->iters[cpu] = rbt_iter_start(rb_fs_buffer, cpu, GFP_KERNEL);
+		it->iters[cpu] = rbt_iter_start(it->tr->buffer, cpu, GFP_KERNEL);
 		if (!it->iters[cpu])
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int rb_trace_open(struct inode *inode, struct file *file)
+static int rbtr_trace_open(struct inode *inode, struct file *file)
 {
-	int cpu = rb_file_cpu(inode), ret;
-	struct rb_trace_iter *it;
+	struct rbtr_trace *tr = rbtr_file_trace(inode);
+	int cpu = rbtr_file_cpu(inode), ret;
+	struct rbtr_trace_iter *it;
 
 	/* As tracefs: "echo > trace" empties the buffer (one CPU's, per CPU). */
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
-		rb_reset_buffer(cpu);
+		rbtr_reset(tr, cpu);
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
-	rb_reader_open();
-	it = __seq_open_private(file, &rb_trace_seq_ops, sizeof(*it));
+	rbtr_reader_open(tr);
+	it = __seq_open_private(file, &rbtr_trace_seq_ops, sizeof(*it));
 	if (!it) {
-		rb_reader_close();
+		rbtr_reader_close(tr);
 		return -ENOMEM;
 	}
-	ret = rb_trace_iter_init(it, cpu);
+	ret = rbtr_trace_iter_init(it, tr, cpu);
 	if (ret) {
-		rb_trace_iter_free(it);
+		rbtr_trace_iter_free(it);
 		seq_release_private(inode, file);
-		rb_reader_close();
+		rbtr_reader_close(tr);
 	}
 	return ret;
 }
 
-static int rb_trace_release(struct inode *inode, struct file *file)
+static int rbtr_trace_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
 
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
-	rb_trace_iter_free(m->private);
+	rbtr_trace_iter_free(m->private);
 	seq_release_private(inode, file);
-	rb_reader_close();
+	rbtr_reader_close(rbtr_file_trace(inode));
 	return 0;
 }
 
 /* Writing is accepted and ignored; truncation at open resets (tracefs). */
-static ssize_t rb_trace_write(struct file *file, const char __user *ubuf,
-			      size_t cnt, loff_t *ppos)
+static ssize_t rbtr_trace_write(struct file *file, const char __user *ubuf,
+				size_t cnt, loff_t *ppos)
 {
 	return cnt;
 }
 
-static loff_t rb_trace_llseek(struct file *file, loff_t offset, int whence)
+static loff_t rbtr_trace_llseek(struct file *file, loff_t offset, int whence)
 {
 	if (file->f_mode & FMODE_READ)
 		return seq_lseek(file, offset, whence);
@@ -378,47 +367,48 @@ static loff_t rb_trace_llseek(struct file *file, loff_t offset, int whence)
 	return 0;
 }
 
-const struct file_operations rb_trace_fops = {
+const struct file_operations rbtr_trace_fops = {
 	.owner		= THIS_MODULE,
-	.open		= rb_trace_open,
+	.open		= rbtr_trace_open,
 	.read		= seq_read,
-	.write		= rb_trace_write,
-	.llseek		= rb_trace_llseek,
-	.release	= rb_trace_release,
+	.write		= rbtr_trace_write,
+	.llseek		= rbtr_trace_llseek,
+	.release	= rbtr_trace_release,
 };
 
 /*
  * trace_pipe: each read consumes records and returns their text. A line
  * that does not fit the reader's buffer is kept for the next read.
  */
-struct rb_pipe_iter {
+struct rbtr_pipe_iter {
+	struct rbtr_trace *tr;
 	struct mutex	lock;		/* one reader of this file at a time */
 	int		cpu_file;
-	struct rb_rec	rec;
-	struct rb_text	text;
+	struct rbtr_rec	rec;
+	struct rbtr_text	text;
 	size_t		text_off;	/* bytes of text already read */
 	bool		read_any;
 };
 
-static size_t rb_pipe_pending(struct rb_pipe_iter *it)
+static size_t rbtr_pipe_pending(struct rbtr_pipe_iter *it)
 {
 	return seq_buf_used(&it->text.s) - it->text_off;
 }
 
-static bool rb_pipe_empty(struct rb_pipe_iter *it)
+static bool rbtr_pipe_empty(struct rbtr_pipe_iter *it)
 {
 	int cpu;
 
 	if (it->cpu_file != RBT_ALL_CPUS)
-		return rbt_empty_cpu(rb_fs_buffer, it->cpu_file);
+		return rbt_empty_cpu(it->tr->buffer, it->cpu_file);
 	for_each_possible_cpu(cpu)
-		if (!rbt_empty_cpu(rb_fs_buffer, cpu))
+		if (!rbt_empty_cpu(it->tr->buffer, cpu))
 			return false;
 	return true;
 }
 
 /* The CPU with the oldest unread record, or -1. */
-static int rb_pipe_oldest_cpu(struct rb_pipe_iter *it)
+static int rbtr_pipe_oldest_cpu(struct rbtr_pipe_iter *it)
 {
 	int cpu, best = -1;
 	u64 ts, best_ts = 0;
@@ -426,36 +416,36 @@ static int rb_pipe_oldest_cpu(struct rb_pipe_iter *it)
 	for_each_possible_cpu(cpu) {
 		if (it->cpu_file != RBT_ALL_CPUS && cpu != it->cpu_file)
 			continue;
-		rb_access_lock(cpu);
-		if (rbt_peek(rb_fs_buffer, cpu, &ts, NULL) && (best < 0 || ts < best_ts)) {
+		rbtr_access_lock(it->tr, cpu);
+		if (rbt_peek(it->tr->buffer, cpu, &ts, NULL) && (best < 0 || ts < best_ts)) {
 			best = cpu;
 			best_ts = ts;
 		}
-		rb_access_unlock(cpu);
+		rbtr_access_unlock(it->tr, cpu);
 	}
 	return best;
 }
 
 /* Consume the oldest record into it->rec and format it; false if none. */
-static bool rb_pipe_next(struct rb_pipe_iter *it)
+static bool rbtr_pipe_next(struct rbtr_pipe_iter *it)
 {
 	struct rbt_event *event;
 	unsigned long lost = 0;
-	int cpu = rb_pipe_oldest_cpu(it);
+	int cpu = rbtr_pipe_oldest_cpu(it);
 	u64 ts;
 
 	if (cpu < 0)
 		return false;
-	rb_access_lock(cpu);
-	event = rbt_consume(rb_fs_buffer, cpu, &ts, &lost);
+	rbtr_access_lock(it->tr, cpu);
+	event = rbt_consume(it->tr->buffer, cpu, &ts, &lost);
 	if (event)
-		rb_rec_fill(&it->rec, event, ts, cpu);
-	rb_access_unlock(cpu);
+		rbtr_rec_fill(&it->rec, event, ts, cpu);
+	rbtr_access_unlock(it->tr, cpu);
 	if (!event)
 		return false;
 	it->rec.lost = lost;
 	it->rec.lost_count = lost;
-	rb_print_rec(&it->text, &it->rec);
+	rbtr_print_rec(it->tr, &it->text, &it->rec);
 	it->text_off = 0;
 	return true;
 }
@@ -465,17 +455,17 @@ static bool rb_pipe_next(struct rb_pipe_iter *it)
  * (tracefs: tracing is off and this reader already read something),
  * -EAGAIN, or -EINTR.
  */
-static int rb_pipe_wait(struct rb_pipe_iter *it, struct file *file)
+static int rbtr_pipe_wait(struct rbtr_pipe_iter *it, struct file *file)
 {
 	int ret;
 
-	while (!rb_pipe_pending(it) && rb_pipe_empty(it)) {
+	while (!rbtr_pipe_pending(it) && rbtr_pipe_empty(it)) {
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		if (!rbt_record_is_on(rb_fs_buffer) && it->read_any)
+		if (!rbt_record_is_on(it->tr->buffer) && it->read_any)
 			return 0;
 		mutex_unlock(&it->lock);
-		ret = rbt_wait(rb_fs_buffer, it->cpu_file, 0);
+		ret = rbt_wait(it->tr->buffer, it->cpu_file, 0);
 		mutex_lock(&it->lock);
 		if (ret)
 			return ret;
@@ -483,10 +473,10 @@ static int rb_pipe_wait(struct rb_pipe_iter *it, struct file *file)
 	return 1;
 }
 
-static ssize_t rb_pipe_read(struct file *file, char __user *ubuf,
-			    size_t cnt, loff_t *ppos)
+static ssize_t rbtr_pipe_read(struct file *file, char __user *ubuf,
+			      size_t cnt, loff_t *ppos)
 {
-	struct rb_pipe_iter *it = file->private_data;
+	struct rbtr_pipe_iter *it = file->private_data;
 	ssize_t done = 0;
 	size_t n;
 	int ret;
@@ -494,15 +484,15 @@ static ssize_t rb_pipe_read(struct file *file, char __user *ubuf,
 	if (!cnt)
 		return 0;
 	mutex_lock(&it->lock);
-	ret = rb_pipe_wait(it, file);
+	ret = rbtr_pipe_wait(it, file);
 	if (ret <= 0) {
 		done = ret;
 		goto out;
 	}
 	while (done < cnt) {
-		if (!rb_pipe_pending(it) && !rb_pipe_next(it))
+		if (!rbtr_pipe_pending(it) && !rbtr_pipe_next(it))
 			break;
-		n = min(rb_pipe_pending(it), cnt - done);
+		n = min(rbtr_pipe_pending(it), cnt - done);
 		if (copy_to_user(ubuf + done, it->text.buf + it->text_off, n)) {
 			if (!done)
 				done = -EFAULT;
@@ -518,55 +508,57 @@ out:
 	return done;
 }
 
-static __poll_t rb_pipe_poll(struct file *file, struct poll_table_struct *pt)
+static __poll_t rbtr_pipe_poll(struct file *file, struct poll_table_struct *pt)
 {
-	struct rb_pipe_iter *it = file->private_data;
+	struct rbtr_pipe_iter *it = file->private_data;
 
-	if (rb_pipe_pending(it))
+	if (rbtr_pipe_pending(it))
 		return EPOLLIN | EPOLLRDNORM;
-	return rbt_poll_wait(rb_fs_buffer, it->cpu_file, file, pt, 0);
+	return rbt_poll_wait(it->tr->buffer, it->cpu_file, file, pt, 0);
 }
 
-static void rb_pipe_free(struct rb_pipe_iter *it)
+static void rbtr_pipe_free(struct rbtr_pipe_iter *it)
 {
 	kvfree(it->rec.data);
 	kvfree(it->text.buf);
 	kfree(it);
 }
 
-static int rb_pipe_open(struct inode *inode, struct file *file)
+static int rbtr_pipe_open(struct inode *inode, struct file *file)
 {
-	struct rb_pipe_iter *it;
+	struct rbtr_trace *tr = rbtr_file_trace(inode);
+	struct rbtr_pipe_iter *it;
 
 	it = kzalloc(sizeof(*it), GFP_KERNEL);
 	if (!it)
 		return -ENOMEM;
-	rb_reader_open();
-	if (rb_rec_alloc(&it->rec) || rb_text_alloc(&it->text)) {
-		rb_pipe_free(it);
-		rb_reader_close();
+	it->tr = tr;
+	rbtr_reader_open(tr);
+	if (rbtr_rec_alloc(tr, &it->rec) || rbtr_text_alloc(tr, &it->text)) {
+		rbtr_pipe_free(it);
+		rbtr_reader_close(tr);
 		return -ENOMEM;
 	}
 	mutex_init(&it->lock);
-	it->cpu_file = rb_file_cpu(inode);
+	it->cpu_file = rbtr_file_cpu(inode);
 	file->private_data = it;
 	return nonseekable_open(inode, file);
 }
 
-static int rb_pipe_release(struct inode *inode, struct file *file)
+static int rbtr_pipe_release(struct inode *inode, struct file *file)
 {
-	struct rb_pipe_iter *it = file->private_data;
+	struct rbtr_pipe_iter *it = file->private_data;
 
 	mutex_destroy(&it->lock);
-	rb_pipe_free(it);
-	rb_reader_close();
+	rbtr_reader_close(it->tr);
+	rbtr_pipe_free(it);
 	return 0;
 }
 
-const struct file_operations rb_trace_pipe_fops = {
+const struct file_operations rbtr_trace_pipe_fops = {
 	.owner		= THIS_MODULE,
-	.open		= rb_pipe_open,
-	.read		= rb_pipe_read,
-	.poll		= rb_pipe_poll,
-	.release	= rb_pipe_release,
+	.open		= rbtr_pipe_open,
+	.read		= rbtr_pipe_read,
+	.poll		= rbtr_pipe_poll,
+	.release	= rbtr_pipe_release,
 };

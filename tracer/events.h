@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rbtrace events: the registry of event types recorded into the global
+ * buffer, and the record layout libtraceevent expects.
+ *
+ * Every record starts with ftrace's common header (struct rbtr_entry), whose
+ * type field is the id printed in the event's format file. Tools find the
+ * rest of the record from the field list in that file, so the field list
+ * of a type must describe its C struct exactly.
+ */
+#ifndef _RBTR_EVENTS_H
+#define _RBTR_EVENTS_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/stddef.h>
+#include <linux/compiler.h>
+
+struct seq_buf;
+struct seq_file;
+struct dentry;
+struct rbt_buffer;
+struct rbtr_trace;
+struct rbt_event;
+struct cpumask;
+
+/* ftrace's struct trace_entry: the first eight bytes of every record. */
+struct rbtr_entry {
+	unsigned short	type;
+	unsigned char	flags;
+	unsigned char	preempt_count;
+	int		pid;
+};
+
+/* ftrace's enum trace_flag_type: the bits of rbtr_entry.flags. */
+#define RBTR_FLAG_IRQS_OFF	0x01
+#define RBTR_FLAG_IRQS_NOSUPPORT	0x02
+#define RBTR_FLAG_NEED_RESCHED	0x04
+#define RBTR_FLAG_HARDIRQ		0x08
+#define RBTR_FLAG_SOFTIRQ		0x10
+#define RBTR_FLAG_PREEMPT_RESCHED	0x20
+#define RBTR_FLAG_NMI		0x40
+#define RBTR_FLAG_BH_OFF		0x80
+
+/*
+ * Ids of the ftrace system's events are ftrace's own (enum trace_type),
+ * so that a record reads the same to tools that know them. Other types
+ * get ids from RBTR_EVENT_FIRST_DYN_ID up.
+ */
+#define RBTR_EVENT_PRINT_ID	5
+#define RBTR_EVENT_RAW_DATA_ID	18
+#define RBTR_EVENT_FIRST_DYN_ID	32
+#define RBTR_EVENT_MAX_ID		1024
+
+/* How the generic text printer shows a field. */
+enum rbtr_field_kind {
+	RBTR_FIELD_NUM,		/* integer, signed or not */
+	RBTR_FIELD_HEX,		/* integer shown as 0x... */
+	RBTR_FIELD_CHARS,		/* fixed char array holding a string */
+	RBTR_FIELD_STRLOC,	/* __data_loc char[]: (len << 16) | offset */
+	RBTR_FIELD_BYTES,		/* anything else: hex bytes */
+};
+
+/**
+ * struct rbtr_field - one field of an event's record, as in its format file
+ * @type: C type as tracefs prints it ("unsigned long", "char", "__data_loc char[]")
+ * @name: field name, with the array size if any ("comm[16]", "buf[]")
+ * @offset: byte offset in the record
+ * @size: bytes (0 for a trailing flexible array)
+ * @is_signed: the "signed:" value
+ * @kind: how the generic printer shows it
+ */
+struct rbtr_field {
+	const char	*type;
+	const char	*name;
+	unsigned short	offset;
+	unsigned short	size;
+	bool		is_signed;
+	enum rbtr_field_kind kind;
+};
+
+/*
+ * RBTR_FIELD - describe the record member @e, written RBTR_REC(struct x)->m.
+ * @t and @n are the type and name strings of the format file; offset,
+ * size and sign come from the member itself, so they cannot drift.
+ */
+#define RBTR_REC(st)	((typeof(st) *)0)
+#define RBTR_FIELD(e, t, n, k) {						\
+	.type = (t), .name = (n), .offset = (size_t)&(e),		\
+	.size = sizeof(e), .is_signed = is_signed_type(typeof(e)),	\
+	.kind = (k) }
+
+/*
+ * A trailing flexible array: size 0, as tracefs prints it; signed as its
+ * element (char is signed on 6.1, unsigned since 6.2's -funsigned-char).
+ */
+#define RBTR_FIELD_FLEX(e, t, n, k) {					\
+	.type = (t), .name = (n), .offset = (size_t)&(e), .size = 0,	\
+	.is_signed = is_signed_type(typeof((e)[0])), .kind = (k) }
+
+struct rbtr_event_type;
+
+/*
+ * rbtr_print_fn - write the text of one record for the trace files: what
+ * follows "TIMESTAMP: " up to and including the newline. @len is the
+ * record's size in the buffer (rounded up to four bytes).
+ */
+typedef void (*rbtr_print_fn)(struct seq_buf *s, const struct rbtr_event_type *type,
+			    const void *rec, unsigned int len);
+
+/**
+ * struct rbtr_event_type - one kind of record
+ * @system: events/<system>/ directory
+ * @name: events/<system>/<name>/ directory, and the name in text output
+ * @id: fixed id, or 0 to be given one at registration
+ * @fields: the record's fields after struct rbtr_entry
+ * @nr_fields: their number
+ * @print_fmt: the "print fmt:" line's value (format string and arguments)
+ * @print: text output; NULL for "name: field=value ..."
+ * @reg: called to enable the event (register its probe); NULL: the event
+ *       is always on and has no enable file (as ftrace's own events)
+ * @unreg: called to disable it
+ * @enabled: (private) on or off, under the registry mutex
+ * @toggled: (private) switched by the current rbtr_event_set_match()
+ * @list: (private) registry list
+ * @dir: (private) its debugfs directory
+ */
+struct rbtr_event_type {
+	const char		*system;
+	const char		*name;
+	unsigned short		id;
+	const struct rbtr_field	*fields;
+	unsigned int		nr_fields;
+	const char		*print_fmt;
+	rbtr_print_fn		print;
+	int			(*reg)(struct rbtr_event_type *type);
+	void			(*unreg)(struct rbtr_event_type *type);
+	bool			enabled;
+	bool			toggled;
+	struct list_head	list;
+	struct dentry		*dir;
+};
+
+/*
+ * struct rbtr_event_match - which event types a set_event word names; NULL
+ * members match anything. @match is a word without ':', which names a
+ * system or an event of any system.
+ */
+struct rbtr_event_match {
+	const char	*match;
+	const char	*system;
+	const char	*event;
+};
+
+/* Registry (events.c) */
+int rbtr_event_register(struct rbtr_event_type *type);
+void rbtr_event_unregister(struct rbtr_event_type *type);
+const struct rbtr_event_type *rbtr_event_find(unsigned int id);
+int rbtr_event_set_one(struct rbtr_event_type *type, bool on);
+void rbtr_event_parse_match(char *word, struct rbtr_event_match *m);
+int rbtr_event_set_match(const struct rbtr_event_match *m, bool on, bool dry_run);
+char rbtr_event_state(const struct rbtr_event_match *m);
+void rbtr_event_show_list(struct seq_file *m, bool enabled);
+void rbtr_event_disable_all(void);
+void rbtr_events_add_existing(void);
+void rbtr_events_forget_dirs(void);
+void rbtr_events_show_format(struct seq_file *m, const struct rbtr_event_type *type);
+void rbtr_event_print(struct seq_buf *s, const void *rec, unsigned int len);
+
+/* Writing records (events.c) */
+unsigned int rbtr_trace_ctx(void);
+void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+			 unsigned int size, unsigned int ctx);
+void rbtr_event_commit(struct rbt_buffer *buffer);
+bool rbtr_cpu_traced(int cpu);
+void rbtr_set_traced_cpus(const struct cpumask *mask);
+void rbtr_get_traced_cpus(struct cpumask *mask);
+
+/* The events/ directory and set_event (events_fs.c) */
+int rbtr_events_fs_init(struct rbtr_trace *tr);
+void rbtr_events_fs_exit(void);
+int rbtr_events_fs_add(struct rbtr_event_type *type);
+void rbtr_events_fs_remove(struct rbtr_event_type *type);
+
+/* trace_marker, trace_marker_raw (marker.c) */
+int rbtr_marker_init(struct rbtr_trace *tr);
+void rbtr_marker_exit(void);
+
+/* saved_cmdlines (cmdlines.c) */
+int rbtr_cmdlines_init(struct rbtr_trace *tr);
+void rbtr_cmdlines_exit(void);
+void rbtr_cmdline_save(void);
+void rbtr_cmdline_find(int pid, char comm[16]);
+
+#endif /* _RBTR_EVENTS_H */

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace's events/ directory and set_event, with tracefs's names and
+ * text: events/header_page, events/header_event, events/enable,
+ * events/<system>/enable, events/<system>/<event>/{format,id,enable}.
+ *
+ * trace-cmd reads header_page and every format file twice (once to size
+ * it, once to copy it) and needs both reads to return the same bytes, so
+ * each file's text is made once per open (single_open).
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/ctype.h>
+#include <rbtrace/rbtrace.h>
+#include "events.h"
+#include "trace.h"
+
+/* A set_event write: ftrace's parser takes words of at most 127 bytes. */
+#define RBTR_SET_EVENT_MAX	4096
+#define RBTR_EVENT_WORD_MAX	127
+
+/* One events/<system>/ directory. */
+struct rbtr_event_system {
+	struct list_head	list;
+	const char		*name;
+	struct dentry		*dir;
+	unsigned int		nr_events;
+	bool			has_enable;
+};
+
+static struct dentry *rbtr_events_dir;
+/* Guards the system list; never taken by a file operation. */
+static DEFINE_MUTEX(rbtr_systems_mutex);
+static LIST_HEAD(rbtr_systems);
+
+/* Parse "0" or "1" (a newline allowed), as tracefs's enable files. */
+static int rbtr_parse_bool(const char __user *ubuf, size_t cnt, bool *on)
+{
+	unsigned long val;
+	int ret;
+
+	if (!cnt || cnt > 32)
+		return -EINVAL;
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+	*on = val;
+	return 0;
+}
+
+/* header_page and header_event describe the ring buffer's own format. */
+static int rbtr_header_page_show(struct seq_file *m, void *v)
+{
+	struct rbtr_trace *tr = m->private;
+
+	rbt_print_page_header(tr->buffer, m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rbtr_header_page);
+
+static int rbtr_header_event_show(struct seq_file *m, void *v)
+{
+	rbt_print_entry_header(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rbtr_header_event);
+
+static int rbtr_format_show(struct seq_file *m, void *v)
+{
+	rbtr_events_show_format(m, m->private);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rbtr_format);
+
+static int rbtr_id_show(struct seq_file *m, void *v)
+{
+	const struct rbtr_event_type *type = m->private;
+
+	seq_printf(m, "%d\n", type->id);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rbtr_id);
+
+/* events/<system>/<event>/enable */
+static int rbtr_enable_show(struct seq_file *m, void *v)
+{
+	struct rbtr_event_type *type = m->private;
+	struct rbtr_event_match match = { .system = type->system, .event = type->name };
+
+	seq_printf(m, "%c\n", rbtr_event_state(&match));
+	return 0;
+}
+
+static int rbtr_enable_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, rbtr_enable_show, inode->i_private);
+}
+
+static ssize_t rbtr_enable_write(struct file *file, const char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	struct rbtr_event_type *type = file_inode(file)->i_private;
+	bool on;
+	int ret;
+
+	ret = rbtr_parse_bool(ubuf, cnt, &on);
+	if (!ret)
+		ret = rbtr_event_set_one(type, on);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rbtr_enable_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_enable_open,
+	.read		= seq_read,
+	.write		= rbtr_enable_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/*
+ * events/<system>/filter and events/<system>/<event>/filter. rbtrace has
+ * no event filters; the files exist because trace-cmd finds the events
+ * of "record -e sched" by globbing events/sched/filter. They read "none"
+ * and accept only the clearing writes ("0", or nothing) trace-cmd makes.
+ */
+static int rbtr_filter_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, "none\n");
+	return 0;
+}
+
+static int rbtr_filter_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, rbtr_filter_show, NULL);
+}
+
+static ssize_t rbtr_filter_write(struct file *file, const char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	char buf[4] = "", *s;
+
+	if (cnt >= sizeof(buf) || copy_from_user(buf, ubuf, cnt))
+		goto refuse;
+	s = strim(buf);
+	if (*s && strcmp(s, "0"))
+		goto refuse;
+	*ppos += cnt;
+	return cnt;
+refuse:
+	pr_warn_ratelimited("rbtrace: event filters are not supported\n");
+	return -EINVAL;
+}
+
+static const struct file_operations rbtr_filter_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_filter_open,
+	.read		= seq_read,
+	.write		= rbtr_filter_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/*
+ * events/enable (i_private NULL) and events/<system>/enable (i_private
+ * the system's name): '0', '1' or 'X' (mixed); write 0 or 1.
+ */
+static int rbtr_group_enable_show(struct seq_file *m, void *v)
+{
+	struct rbtr_event_match match = { .system = m->private };
+
+	seq_printf(m, "%c\n", rbtr_event_state(&match));
+	return 0;
+}
+
+static int rbtr_group_enable_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, rbtr_group_enable_show, inode->i_private);
+}
+
+static ssize_t rbtr_group_enable_write(struct file *file, const char __user *ubuf,
+				       size_t cnt, loff_t *ppos)
+{
+	struct rbtr_event_match match = { .system = file_inode(file)->i_private };
+	bool on;
+	int ret;
+
+	ret = rbtr_parse_bool(ubuf, cnt, &on);
+	if (ret)
+		return ret;
+	ret = rbtr_event_set_match(&match, on, false);
+	/* Nothing to switch (no event that can be) is not an error here. */
+	if (ret && ret != -EINVAL)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rbtr_group_enable_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_group_enable_open,
+	.read		= seq_read,
+	.write		= rbtr_group_enable_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/* set_event: the enabled events, "system:event" a line. */
+static int rbtr_set_event_show(struct seq_file *m, void *v)
+{
+	rbtr_event_show_list(m, true);
+	return 0;
+}
+
+/* available_events: every event that can be enabled, "system:event". */
+static int rbtr_available_events_show(struct seq_file *m, void *v)
+{
+	rbtr_event_show_list(m, false);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rbtr_available_events);
+
+static int rbtr_set_event_open(struct inode *inode, struct file *file)
+{
+	/* As tracefs: "echo x > set_event" first disables everything. */
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		rbtr_event_disable_all();
+	if (file->f_mode & FMODE_READ)
+		return single_open(file, rbtr_set_event_show, NULL);
+	return 0;
+}
+
+static int rbtr_set_event_release(struct inode *inode, struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return single_release(inode, file);
+	return 0;
+}
+
+static loff_t rbtr_set_event_llseek(struct file *file, loff_t offset, int whence)
+{
+	if (file->f_mode & FMODE_READ)
+		return seq_lseek(file, offset, whence);
+	return noop_llseek(file, offset, whence);
+}
+
+/*
+ * Apply (or with @dry_run only check) every word of a set_event write.
+ * Words are separated by white space; "!word" disables.
+ */
+static int rbtr_set_event_words(char *buf, bool dry_run)
+{
+	struct rbtr_event_match match;
+	char *word;
+	bool on;
+	int ret;
+
+	while ((word = strsep(&buf, " \t\n")) != NULL) {
+		if (!*word)
+			continue;
+		if (strlen(word) > RBTR_EVENT_WORD_MAX)
+			return -EINVAL;
+		on = *word != '!';
+		if (!on)
+			word++;
+		rbtr_event_parse_match(word, &match);
+		ret = rbtr_event_set_match(&match, on, dry_run);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static ssize_t rbtr_set_event_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	char *buf, *copy;
+	int ret;
+
+	if (cnt > RBTR_SET_EVENT_MAX)
+		return -EINVAL;
+	if (!cnt)
+		return 0;
+	buf = memdup_user_nul(ubuf, cnt);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	/*
+	 * Check every word before switching anything, so that a write with
+	 * an unknown name changes nothing. Parsing cuts the string: check
+	 * on a copy.
+	 */
+	copy = kstrdup(buf, GFP_KERNEL);
+	ret = copy ? rbtr_set_event_words(copy, true) : -ENOMEM;
+	kfree(copy);
+	if (!ret)
+		ret = rbtr_set_event_words(buf, false);
+	kfree(buf);
+	if (ret) {
+		pr_warn_ratelimited("rbtrace: set_event: no such event, or it cannot be enabled (%d)\n",
+				    ret);
+		return ret;
+	}
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rbtr_set_event_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_set_event_open,
+	.read		= seq_read,
+	.write		= rbtr_set_event_write,
+	.llseek		= rbtr_set_event_llseek,
+	.release	= rbtr_set_event_release,
+};
+
+static struct rbtr_event_system *rbtr_find_system(const char *name)
+{
+	struct rbtr_event_system *sys;
+
+	list_for_each_entry(sys, &rbtr_systems, list)
+		if (!strcmp(sys->name, name))
+			return sys;
+	return NULL;
+}
+
+static struct rbtr_event_system *rbtr_get_system(const char *name)
+{
+	struct rbtr_event_system *sys = rbtr_find_system(name);
+
+	if (sys)
+		return sys;
+	sys = kzalloc(sizeof(*sys), GFP_KERNEL);
+	if (!sys)
+		return ERR_PTR(-ENOMEM);
+	sys->name = name;
+	sys->dir = debugfs_create_dir(name, rbtr_events_dir);
+	if (IS_ERR(sys->dir)) {
+		struct dentry *dir = sys->dir;
+
+		kfree(sys);
+		return ERR_CAST(dir);
+	}
+	list_add_tail(&sys->list, &rbtr_systems);
+	return sys;
+}
+
+static void rbtr_put_system(struct rbtr_event_system *sys)
+{
+	if (--sys->nr_events)
+		return;
+	list_del(&sys->list);
+	debugfs_remove_recursive(sys->dir);
+	kfree(sys);
+}
+
+static int rbtr_add_event_files(struct rbtr_event_system *sys, struct rbtr_event_type *type)
+{
+	struct dentry *dir;
+
+	dir = debugfs_create_dir(type->name, sys->dir);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	debugfs_create_file("format", 0400, dir, type, &rbtr_format_fops);
+	debugfs_create_file("id", 0400, dir, type, &rbtr_id_fops);
+	if (type->reg) {
+		debugfs_create_file("enable", 0600, dir, type, &rbtr_enable_fops);
+		debugfs_create_file("filter", 0600, dir, type, &rbtr_filter_fops);
+		if (!sys->has_enable) {
+			debugfs_create_file("enable", 0600, sys->dir,
+					    (void *)sys->name, &rbtr_group_enable_fops);
+			debugfs_create_file("filter", 0600, sys->dir, NULL, &rbtr_filter_fops);
+			sys->has_enable = true;
+		}
+	}
+	type->dir = dir;
+	return 0;
+}
+
+/**
+ * rbtr_events_fs_add - create events/<system>/<name>/ for a type
+ * @type: the type being registered
+ *
+ * Types registered before rbtr_events_fs_init() get their files then.
+ *
+ * Return: 0 or a negative errno.
+ */
+int rbtr_events_fs_add(struct rbtr_event_type *type)
+{
+	struct rbtr_event_system *sys;
+	int ret = 0;
+
+	type->dir = NULL;
+	if (!rbtr_events_dir)
+		return 0;
+	mutex_lock(&rbtr_systems_mutex);
+	sys = rbtr_get_system(type->system);
+	if (IS_ERR(sys)) {
+		ret = PTR_ERR(sys);
+		goto out;
+	}
+	sys->nr_events++;
+	ret = rbtr_add_event_files(sys, type);
+	if (ret)
+		rbtr_put_system(sys);
+out:
+	mutex_unlock(&rbtr_systems_mutex);
+	return ret;
+}
+
+/**
+ * rbtr_events_fs_remove - remove a type's files; waits for their operations
+ * @type: the type being unregistered
+ */
+void rbtr_events_fs_remove(struct rbtr_event_type *type)
+{
+	struct rbtr_event_system *sys;
+
+	if (!type->dir)
+		return;
+	mutex_lock(&rbtr_systems_mutex);
+	debugfs_remove_recursive(type->dir);
+	type->dir = NULL;
+	sys = rbtr_find_system(type->system);
+	if (sys)
+		rbtr_put_system(sys);
+	mutex_unlock(&rbtr_systems_mutex);
+}
+
+/**
+ * rbtr_events_fs_init - create events/, set_event and available_events
+ * @tr: the tracer whose directory gets them
+ *
+ * Return: 0 or a negative errno.
+ */
+int rbtr_events_fs_init(struct rbtr_trace *tr)
+{
+	struct dentry *top = tr->dir, *dir;
+
+	dir = debugfs_create_dir("events", top);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	debugfs_create_file("header_page", 0400, dir, tr, &rbtr_header_page_fops);
+	debugfs_create_file("header_event", 0400, dir, NULL, &rbtr_header_event_fops);
+	debugfs_create_file("enable", 0600, dir, NULL, &rbtr_group_enable_fops);
+	debugfs_create_file("set_event", 0600, top, NULL, &rbtr_set_event_fops);
+	debugfs_create_file("available_events", 0400, top, NULL, &rbtr_available_events_fops);
+	rbtr_events_dir = dir;
+	rbtr_events_add_existing();
+	return 0;
+}
+
+/**
+ * rbtr_events_fs_exit - forget the events/ directory
+ *
+ * The caller removes the whole tree; types unregistered after this have
+ * no files to remove.
+ */
+void rbtr_events_fs_exit(void)
+{
+	struct rbtr_event_system *sys, *tmp;
+
+	rbtr_events_forget_dirs();
+	mutex_lock(&rbtr_systems_mutex);
+	list_for_each_entry_safe(sys, tmp, &rbtr_systems, list) {
+		list_del(&sys->list);
+		kfree(sys);
+	}
+	rbtr_events_dir = NULL;
+	mutex_unlock(&rbtr_systems_mutex);
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace's tracer state: one struct rbtr_trace per tracer, holding its
+ * buffer, its clock, its readers count and the locks its files share.
+ * The files (rb_debugfs.c, output.c, pipe_raw.c, ...) reach it through
+ * their inode's i_private, as tracefs's files reach their trace_array.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/seq_buf.h>
+#include <linux/slab.h>
+#include "trace.h"
+
+/* ftrace's default watermark for splice and poll of trace_pipe_raw */
+#define RBTR_DEFAULT_PERCENT	50
+
+struct rbtr_trace rbtr_global_trace;
+
+/**
+ * rbtr_create_cpu_file - a file of one CPU (or of all) in a tracer's tree
+ * @name: its name
+ * @mode: its mode
+ * @parent: its directory
+ * @tr: the tracer it shows, kept in i_private
+ * @cpu: the CPU, or RBT_ALL_CPUS, kept in i_cdev as cpu + 1
+ * @fops: its operations; not proxied by debugfs when they splice
+ *
+ * Return: the dentry, or an ERR_PTR().
+ */
+struct dentry *rbtr_create_cpu_file(const char *name, umode_t mode,
+				    struct dentry *parent,
+				    struct rbtr_trace *tr, int cpu,
+				    const struct file_operations *fops)
+{
+	struct dentry *d;
+
+	/* The debugfs proxy has no .splice_read: see pipe_raw.c. */
+	if (fops->splice_read)
+		d = debugfs_create_file_unsafe(name, mode, parent, tr, fops);
+	else
+		d = debugfs_create_file(name, mode, parent, tr, fops);
+	if (!IS_ERR(d) && cpu != RBT_ALL_CPUS)
+		d_inode(d)->i_cdev = (void *)(long)(cpu + 1);
+	return d;
+}
+
+/**
+ * rbtr_access_lock - serialise consuming reads of one CPU
+ * @tr: the tracer
+ * @cpu: the CPU
+ */
+void rbtr_access_lock(struct rbtr_trace *tr, int cpu)
+{
+	mutex_lock(&tr->access[cpu]);
+}
+
+/**
+ * rbtr_access_unlock - end rbtr_access_lock()
+ * @tr: the tracer
+ * @cpu: the CPU
+ */
+void rbtr_access_unlock(struct rbtr_trace *tr, int cpu)
+{
+	mutex_unlock(&tr->access[cpu]);
+}
+
+/**
+ * rbtr_reader_open - a file that reads the buffer is being opened
+ * @tr: the tracer
+ */
+void rbtr_reader_open(struct rbtr_trace *tr)
+{
+	mutex_lock(&tr->files_mutex);
+	tr->readers_open++;
+	mutex_unlock(&tr->files_mutex);
+}
+
+/**
+ * rbtr_reader_close - it was released (or its open failed)
+ * @tr: the tracer
+ */
+void rbtr_reader_close(struct rbtr_trace *tr)
+{
+	mutex_lock(&tr->files_mutex);
+	tr->readers_open--;
+	mutex_unlock(&tr->files_mutex);
+}
+
+/**
+ * rbtr_reset - empty one CPU's ring, or all, as "echo > trace" does
+ * @tr: the tracer
+ * @cpu: the CPU or RBT_ALL_CPUS
+ *
+ * Waits for the consuming reader of each CPU to finish its event first.
+ */
+void rbtr_reset(struct rbtr_trace *tr, int cpu)
+{
+	int i;
+
+	for_each_possible_cpu(i) {
+		if (cpu != RBT_ALL_CPUS && cpu != i)
+			continue;
+		rbtr_access_lock(tr, i);
+		rbt_reset_cpu(tr->buffer, i);
+		rbtr_access_unlock(tr, i);
+	}
+}
+
+/**
+ * rbtr_clock_in_ns - does the tracer's clock count nanoseconds?
+ * @tr: the tracer
+ *
+ * Return: true for a nanosecond clock, false for a counter.
+ */
+bool rbtr_clock_in_ns(struct rbtr_trace *tr)
+{
+	const struct rbt_clock *clock = READ_ONCE(tr->clock);
+
+	return !clock || clock->in_ns;
+}
+
+/**
+ * rbtr_clock_name - the name of the tracer's clock, for the trace header
+ * @tr: the tracer
+ *
+ * Return: its trace_clock name.
+ */
+const char *rbtr_clock_name(struct rbtr_trace *tr)
+{
+	const struct rbt_clock *clock = READ_ONCE(tr->clock);
+
+	return clock ? clock->name : "local";
+}
+
+/**
+ * rbtr_set_clock - switch the tracer's clock; empties its buffer
+ * @tr: the tracer
+ * @name: a name of trace_clock
+ *
+ * Stamps of two clocks do not mix, so the buffer is reset.
+ *
+ * Return: 0, or -EINVAL for an unknown clock.
+ */
+int rbtr_set_clock(struct rbtr_trace *tr, const char *name)
+{
+	const struct rbt_clock *clock = rbt_clock_find(name), *old;
+	int ret;
+
+	if (!clock)
+		return -EINVAL;
+	mutex_lock(&tr->files_mutex);
+	ret = rbt_clock_get(clock);
+	if (ret)
+		goto out;
+	ret = rbt_set_clock(tr->buffer, clock->read);
+	if (ret) {
+		rbt_clock_put(clock);
+		goto out;
+	}
+	old = tr->clock;
+	WRITE_ONCE(tr->clock, clock);
+	rbtr_reset(tr, RBT_ALL_CPUS);
+	if (old)
+		rbt_clock_put(old);
+out:
+	mutex_unlock(&tr->files_mutex);
+	return ret;
+}
+
+/**
+ * rbtr_print_ts - a time stamp as ftrace's trace_print_time() shows it
+ * @tr: the tracer whose clock made it
+ * @s: where to print
+ * @ts: the stamp: seconds.microseconds for nanosecond clocks, else a count
+ */
+void rbtr_print_ts(struct rbtr_trace *tr, struct seq_buf *s, u64 ts)
+{
+	u64 usecs;
+	u32 rem;
+
+	if (!rbtr_clock_in_ns(tr)) {
+		seq_buf_printf(s, " %12llu", ts);
+		return;
+	}
+	usecs = rbtr_ns2usecs(ts);
+	usecs = div_u64_rem(usecs, USEC_PER_SEC, &rem);
+	seq_buf_printf(s, " %5llu.%06u", usecs, rem);
+}
+
+/**
+ * rbtr_trace_init - make @tr the tracer of @buffer
+ * @tr: the tracer, zeroed
+ * @buffer: its buffer
+ *
+ * Return: 0 or -ENOMEM; nothing is left behind on failure.
+ */
+int rbtr_trace_init(struct rbtr_trace *tr, struct rbt_buffer *buffer)
+{
+	int cpu;
+
+	tr->access = kcalloc(nr_cpu_ids, sizeof(*tr->access), GFP_KERNEL);
+	if (!tr->access)
+		return -ENOMEM;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		mutex_init(&tr->access[cpu]);
+	mutex_init(&tr->files_mutex);
+	tr->buffer = buffer;
+	tr->buffer_percent = RBTR_DEFAULT_PERCENT;
+	/* The clock the buffer was made with; NULL if not one of ours. */
+	tr->clock = rbt_buffer_clock(buffer);
+	if (tr->clock)
+		rbt_clock_get(tr->clock);
+	return 0;
+}
+
+/**
+ * rbtr_trace_exit - undo rbtr_trace_init(); no file of @tr may be open
+ * @tr: the tracer
+ */
+void rbtr_trace_exit(struct rbtr_trace *tr)
+{
+	if (tr->clock)
+		rbt_clock_put(tr->clock);
+	tr->clock = NULL;
+	kfree(tr->access);
+	tr->access = NULL;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rbtrace's tracer: the state of one tracer (its buffer, directory, clock
+ * and the locks of its files), as ftrace's struct trace_array is, and what
+ * the tracer's files share. The tracer reaches the ring buffer only
+ * through <rbtrace/rbtrace.h>, as any other module does.
+ */
+#ifndef _RBTR_TRACE_H
+#define _RBTR_TRACE_H
+
+#include <linux/fs.h>
+#include <linux/math64.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <rbtrace/rbtrace.h>
+
+struct dentry;
+struct seq_buf;
+
+/**
+ * struct rbtr_trace - one tracer: a buffer and the files that show it
+ * @buffer: the ring buffer events are recorded into
+ * @dir: its directory under /sys/kernel/debug/
+ * @clock: the trace clock in force, with a reference (rbt_clock_get());
+ *         NULL when a module set one of its own. Written under
+ *         @files_mutex, read with READ_ONCE() by the text output
+ * @buffer_percent: fill level splice and poll of trace_pipe_raw wait for
+ * @readers_open: files open that read the buffer (trace, trace_pipe,
+ *                trace_pipe_raw): the sub-buffer size changes only at 0
+ * @files_mutex: serialises resizes, clock changes and @readers_open
+ * @access: one mutex per possible CPU, taken by consuming readers and
+ *          resets: an event returned by rbt_consume() stays valid only
+ *          until the next consuming read of that CPU
+ */
+struct rbtr_trace {
+	struct rbt_buffer	*buffer;
+	struct dentry		*dir;
+	const struct rbt_clock	*clock;
+	int			buffer_percent;
+	unsigned int		readers_open;
+	struct mutex		files_mutex;	/* see above */
+	struct mutex		*access;	/* see above */
+};
+
+/* The tracer of the top directory, /sys/kernel/debug/rbtrace/. */
+extern struct rbtr_trace rbtr_global_trace;
+
+int rbtr_trace_init(struct rbtr_trace *tr, struct rbt_buffer *buffer);
+void rbtr_trace_exit(struct rbtr_trace *tr);
+
+/*
+ * Every file of a tracer keeps the tracer in i_private; a per-CPU file
+ * keeps its CPU in i_cdev as cpu + 1 (NULL: every CPU), as tracefs does.
+ */
+static inline struct rbtr_trace *rbtr_file_trace(struct inode *inode)
+{
+	return inode->i_private;
+}
+
+static inline int rbtr_file_cpu(struct inode *inode)
+{
+	long v = (long)inode->i_cdev;
+
+	return v ? v - 1 : RBT_ALL_CPUS;
+}
+
+struct dentry *rbtr_create_cpu_file(const char *name, umode_t mode,
+				    struct dentry *parent,
+				    struct rbtr_trace *tr, int cpu,
+				    const struct file_operations *fops);
+
+void rbtr_access_lock(struct rbtr_trace *tr, int cpu);
+void rbtr_access_unlock(struct rbtr_trace *tr, int cpu);
+void rbtr_reset(struct rbtr_trace *tr, int cpu);
+void rbtr_reader_open(struct rbtr_trace *tr);
+void rbtr_reader_close(struct rbtr_trace *tr);
+
+/* Clock and wake-up settings (trace.c) */
+int rbtr_set_clock(struct rbtr_trace *tr, const char *name);
+bool rbtr_clock_in_ns(struct rbtr_trace *tr);
+const char *rbtr_clock_name(struct rbtr_trace *tr);
+void rbtr_print_ts(struct rbtr_trace *tr, struct seq_buf *s, u64 ts);
+
+static inline int rbtr_buffer_percent(struct rbtr_trace *tr)
+{
+	return READ_ONCE(tr->buffer_percent);
+}
+
+/* Text files: trace, trace_pipe (output.c) */
+extern const struct file_operations rbtr_trace_fops;
+extern const struct file_operations rbtr_trace_pipe_fops;
+
+/* Raw pages: trace_pipe_raw (pipe_raw.c) */
+extern const struct file_operations rbtr_pipe_raw_fops;
+
+/* ftrace's ns2usecs(): rounded to the nearest microsecond. */
+static inline u64 rbtr_ns2usecs(u64 ns)
+{
+	return div_u64(ns + 500, 1000);
+}
+
+#endif /* _RBTR_TRACE_H */

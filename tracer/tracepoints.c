@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace tracepoint events: probes attached at run time to the running
+ * kernel's tracepoints (seed 004), writing records laid out exactly as
+ * the kernel's own events of the same names, so that a format file of
+ * rbtrace reads like tracefs's (same fields, offsets, sizes, signedness
+ * and print fmt) and libtraceevent and trace-cmd parse the records alike.
+ *
+ *	sched		sched_switch sched_wakeup sched_waking sched_process_fork
+ *			sched_process_exec sched_process_exit
+ *	irq		irq_handler_entry irq_handler_exit softirq_entry softirq_exit
+ *	timer		hrtimer_expire_entry hrtimer_expire_exit
+ *	workqueue	workqueue_execute_start workqueue_execute_end
+ *	raw_syscalls	sys_enter sys_exit
+ *
+ * Tracepoints are found by name among the kernel's own
+ * (for_each_kernel_tracepoint()) at load; one this kernel lacks leaves
+ * its event out, with one line in the log. A probe is registered only
+ * while its event is enabled (its enable file, set_event): a disabled
+ * event costs the kernel nothing but the tracepoint's static branch.
+ * Unload unregisters them all and waits for the probes in flight
+ * (tracepoint_synchronize_unregister()) before the buffer goes away.
+ *
+ * Probes run in any context the tracepoint fires in (the scheduler with
+ * its run-queue lock held, hard IRQ, softirq): they take no lock, never
+ * allocate, never sleep, are notrace, and only reserve, fill and commit a
+ * record. The paired events also consult the duration filter
+ * (tracing_thresh): see duration.c for its design.
+ *
+ * The records' layouts and how they read (format files, text) are in
+ * tp_format.h and tp_format.c.
+ */
+#include <linux/binfmts.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/workqueue.h>
+#include <asm/syscall.h>
+#include <rbtrace/rbtrace.h>
+#include "events.h"
+#include "trace.h"
+#include "tracepoints.h"
+#include "tp_format.h"
+
+/* ---- the event table --------------------------------------------------- */
+
+/**
+ * struct rbtr_tp_event - an event fed by a kernel tracepoint of its name
+ * @type: the registry's type; type.name is the tracepoint's name
+ * @probe: the probe, of the tracepoint's prototype
+ * @tp: the tracepoint, if this kernel has it
+ * @pair: the duration-filter pair it belongs to, or -1
+ * @is_exit: the pair's exit event (else its entry)
+ * @registered: in the registry (from load to unload)
+ */
+struct rbtr_tp_event {
+	struct rbtr_event_type	type;
+	void			*probe;
+	struct tracepoint	*tp;
+	int			pair;
+	bool			is_exit;
+	bool			registered;
+};
+
+/* Defined below, with the probes it names. */
+static struct rbtr_tp_event rbtr_tp_events[RBTR_TP_NR];
+/* The duration filter's events, one per pair. */
+static struct rbtr_event_type rbtr_dur_types[RBTR_PAIR_NR];
+static bool rbtr_dur_registered[RBTR_PAIR_NR];
+
+/* ---- writing records ----------------------------------------------------- */
+
+/*
+ * The context of the traced code: without the preemption the tracepoint
+ * disabled around its probes, as ftrace's tracing_gen_ctx_dec() for its
+ * own events, so that common_preempt_count reads as the kernel's.
+ */
+static __always_inline unsigned int rbtr_tp_ctx(void)
+{
+	unsigned int ctx = rbtr_trace_ctx();
+
+	if (IS_ENABLED(CONFIG_PREEMPTION) && (ctx & 0xf))
+		ctx--;
+	return ctx;
+}
+
+static __always_inline void *rbtr_tp_reserve(const struct rbtr_event_type *type,
+					     unsigned int size)
+{
+	return rbtr_event_reserve(rbtr_global_trace.buffer, type, size, rbtr_tp_ctx());
+}
+
+static __always_inline void rbtr_tp_commit(void)
+{
+	rbtr_event_commit(rbtr_global_trace.buffer);
+}
+
+/*
+ * Append the string @str at @off of a record reserved with room for it
+ * (@n bytes with its NUL), zero the bytes up to the next four-byte
+ * boundary (the buffer rounds records up; readers must not see old data
+ * there), and return its __data_loc.
+ */
+static __always_inline u32 rbtr_tp_put_str(void *rec, unsigned int off, const char *str,
+					   unsigned int n)
+{
+	unsigned int end = ALIGN(off + n, 4);
+
+	memcpy(rec + off, str, n - 1);
+	memset(rec + off + n - 1, 0, end - (off + n - 1));
+	return (n << 16) | off;
+}
+
+/*
+ * strlen + 1, with the kernel's "(null)" for a NULL string; at most what
+ * the length half of a __data_loc holds (the copy is cut there).
+ */
+static __always_inline const char *rbtr_tp_str_src(const char *str, unsigned int *n)
+{
+	if (!str)
+		str = "(null)";
+	*n = min_t(size_t, strlen(str), U16_MAX - 1) + 1;
+	return str;
+}
+
+/* __trace_sched_switch_state() of include/trace/events/sched.h */
+static __always_inline long rbtr_switch_state(bool preempt, unsigned int prev_state,
+					      struct task_struct *p)
+{
+	unsigned int state;
+
+	if (preempt)
+		return TASK_REPORT_MAX;
+	state = __task_state_index(prev_state, p->exit_state);
+	return state ? (1 << (state - 1)) : state;
+}
+
+/* ---- the duration filter, as the probes use it --------------------------- */
+
+/* The buffer's clock: the one the event stamps are read from. */
+static __always_inline u64 rbtr_dur_now(void)
+{
+	return rbt_time_stamp(rbtr_global_trace.buffer);
+}
+
+/*
+ * The filter's state for pair @p: its threshold (0: filter off for it) and
+ * the generation it goes with, taken together as a seqcount reader (see
+ * rbtr_dur_update_locked()); a generation of 0 when a change was under way.
+ */
+static __always_inline u64 rbtr_dur_state(const struct rbtr_dur_pair *p, unsigned int *gen)
+{
+	unsigned int g;
+	u64 thresh;
+
+	/* The generation before the threshold. Pairs with smp_store_release(). */
+	g = smp_load_acquire(&rbtr_dur_gen);
+	thresh = READ_ONCE(p->thresh);
+	/* The threshold before the check. Pairs with smp_wmb() of the writer. */
+	smp_rmb();
+	if ((g & 1) || READ_ONCE(rbtr_dur_gen) != g)
+		g = 0;
+	*gen = g;
+	return thresh;
+}
+
+/* Return value of the exit hooks when the filter is off: record the exit. */
+#define RBTR_DUR_OFF	(-1)
+
+/* An entry of a per-CPU pair. Return: true when the filter took it. */
+static __always_inline bool rbtr_dur_cpu_entry(enum rbtr_pair_id id, unsigned long key,
+					       unsigned long d0, unsigned long d1)
+{
+	struct rbtr_dur_pair *p = &rbtr_dur_pairs[id];
+	unsigned int gen;
+
+	if (!rbtr_dur_state(p, &gen))
+		return false;
+	rbtr_dur_cpu_enter(rbtr_dur_cpu_slot(p->cpu), key, rbtr_dur_now(), gen, d0, d1);
+	return true;
+}
+
+/* An exit of a per-CPU pair. Return: RBTR_DUR_OFF or the verdict. */
+static __always_inline int rbtr_dur_cpu_exit_hook(enum rbtr_pair_id id, unsigned long key,
+						  struct rbtr_dur_match *m)
+{
+	struct rbtr_dur_pair *p = &rbtr_dur_pairs[id];
+	enum rbtr_dur_verdict v;
+	unsigned int gen;
+	u64 now, thresh;
+
+	thresh = rbtr_dur_state(p, &gen);
+	if (!thresh)
+		return RBTR_DUR_OFF;
+	now = rbtr_dur_now();
+	v = rbtr_dur_cpu_exit(rbtr_dur_cpu_slot(p->cpu), key, now, gen, thresh, m);
+	this_cpu_inc(p->stats->n[v]);
+	return v;
+}
+
+static __always_inline void rbtr_dur_tkey_init(struct rbtr_dur_tkey *k, unsigned long key)
+{
+	k->pid = current->pid;
+	k->cookie = current->start_time;
+	k->key = key;
+}
+
+/* An entry of a per-task pair. Return: true when the filter took it. */
+static __always_inline bool rbtr_dur_task_entry(enum rbtr_pair_id id, unsigned long key,
+						const unsigned long *data, unsigned int n)
+{
+	struct rbtr_dur_pair *p = &rbtr_dur_pairs[id];
+	struct rbtr_dur_tkey k;
+	unsigned int gen;
+
+	if (!rbtr_dur_state(p, &gen))
+		return false;
+	if (!gen)
+		return true;
+	rbtr_dur_tkey_init(&k, key);
+	if (rbtr_dur_task_enter(&p->table, &k, rbtr_dur_now(), gen, data, n))
+		this_cpu_inc(p->stats->collisions);
+	return true;
+}
+
+/* An exit of a per-task pair. Return: RBTR_DUR_OFF or the verdict. */
+static __always_inline int rbtr_dur_task_exit_hook(enum rbtr_pair_id id, unsigned long key,
+						   struct rbtr_dur_match *m, unsigned int n)
+{
+	struct rbtr_dur_pair *p = &rbtr_dur_pairs[id];
+	enum rbtr_dur_verdict v;
+	struct rbtr_dur_tkey k;
+	unsigned int gen;
+	u64 now, thresh;
+
+	thresh = rbtr_dur_state(p, &gen);
+	if (!thresh)
+		return RBTR_DUR_OFF;
+	now = rbtr_dur_now();
+	rbtr_dur_tkey_init(&k, key);
+	v = rbtr_dur_task_exit(&p->table, &k, now, gen, thresh, m, n);
+	this_cpu_inc(p->stats->n[v]);
+	return v;
+}
+
+/* ---- probes: sched -------------------------------------------------------- */
+
+static void notrace rbtr_probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
+					    struct task_struct *next, unsigned int prev_state)
+{
+	struct rbtr_rec_sched_switch *r;
+
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_SCHED_SWITCH].type, sizeof(*r));
+	if (!r)
+		return;
+	memcpy(r->prev_comm, prev->comm, RBTR_COMM_LEN);
+	r->prev_pid = prev->pid;
+	r->prev_prio = prev->prio;
+	r->prev_state = rbtr_switch_state(preempt, prev_state, prev);
+	memcpy(r->next_comm, next->comm, RBTR_COMM_LEN);
+	r->next_pid = next->pid;
+	r->next_prio = next->prio;
+	rbtr_tp_commit();
+}
+
+static __always_inline void rbtr_write_wakeup(enum rbtr_tp_id id, struct task_struct *p)
+{
+	struct rbtr_rec_sched_wakeup *r;
+
+	r = rbtr_tp_reserve(&rbtr_tp_events[id].type, sizeof(*r));
+	if (!r)
+		return;
+	memcpy(r->comm, p->comm, RBTR_COMM_LEN);
+	r->pid = p->pid;
+	r->prio = p->prio;
+	r->target_cpu = task_cpu(p);
+	rbtr_tp_commit();
+}
+
+static void notrace rbtr_probe_sched_wakeup(void *data, struct task_struct *p)
+{
+	rbtr_write_wakeup(RBTR_TP_SCHED_WAKEUP, p);
+}
+
+static void notrace rbtr_probe_sched_waking(void *data, struct task_struct *p)
+{
+	rbtr_write_wakeup(RBTR_TP_SCHED_WAKING, p);
+}
+
+static void notrace rbtr_probe_sched_fork(void *data, struct task_struct *parent,
+					  struct task_struct *child)
+{
+	struct rbtr_rec_sched_fork *r;
+
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_SCHED_FORK].type, sizeof(*r));
+	if (!r)
+		return;
+	memcpy(r->parent_comm, parent->comm, RBTR_COMM_LEN);
+	r->parent_pid = parent->pid;
+	memcpy(r->child_comm, child->comm, RBTR_COMM_LEN);
+	r->child_pid = child->pid;
+	rbtr_tp_commit();
+}
+
+static void notrace rbtr_probe_sched_exec(void *data, struct task_struct *p, pid_t old_pid,
+					  struct linux_binprm *bprm)
+{
+	const unsigned int off = offsetof(struct rbtr_rec_sched_exec, data);
+	struct rbtr_rec_sched_exec *r;
+	const char *name;
+	unsigned int n;
+
+	name = rbtr_tp_str_src(bprm->filename, &n);
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_SCHED_EXEC].type, off + n);
+	if (!r)
+		return;
+	r->filename = rbtr_tp_put_str(r, off, name, n);
+	r->pid = p->pid;
+	r->old_pid = old_pid;
+	rbtr_tp_commit();
+}
+
+static void notrace rbtr_probe_sched_exit(void *data, struct task_struct *p)
+{
+	struct rbtr_rec_sched_exit *r;
+
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_SCHED_EXIT].type, sizeof(*r));
+	if (!r)
+		return;
+	memcpy(r->comm, p->comm, RBTR_COMM_LEN);
+	r->pid = p->pid;
+	r->prio = p->prio;
+	rbtr_tp_commit();
+}
+
+/* ---- probes: irq ----------------------------------------------------------- */
+
+static void notrace rbtr_probe_irq_entry(void *data, int irq, struct irqaction *action)
+{
+	const unsigned int off = offsetof(struct rbtr_rec_irq_entry, data);
+	struct rbtr_rec_irq_entry *r;
+	const char *name;
+	unsigned int n;
+
+	if (rbtr_dur_cpu_entry(RBTR_PAIR_IRQ, irq, 0, 0))
+		return;
+	name = rbtr_tp_str_src(action->name, &n);
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_IRQ_ENTRY].type, off + n);
+	if (!r)
+		return;
+	r->irq = irq;
+	r->name = rbtr_tp_put_str(r, off, name, n);
+	rbtr_tp_commit();
+}
+
+static void notrace rbtr_write_irq_dur(int irq, struct irqaction *action, int ret,
+				       const struct rbtr_dur_match *m)
+{
+	const unsigned int off = offsetof(struct rbtr_rec_irq_dur, data);
+	struct rbtr_rec_irq_dur *r;
+	const char *name;
+	unsigned int n;
+
+	name = rbtr_tp_str_src(action->name, &n);
+	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_IRQ], off + n);
+	if (!r)
+		return;
+	r->start = m->start;
+	r->duration = m->delta;
+	r->irq = irq;
+	r->ret = ret;
+	r->name = rbtr_tp_put_str(r, off, name, n);
+	rbtr_tp_commit();
+}
+
+static void notrace rbtr_probe_irq_exit(void *data, int irq, struct irqaction *action, int ret)
+{
+	struct rbtr_rec_irq_exit *r;
+	struct rbtr_dur_match m;
+
+	switch (rbtr_dur_cpu_exit_hook(RBTR_PAIR_IRQ, irq, &m)) {
+	case RBTR_DUR_OFF:
+		break;
+	case RBTR_DUR_KEEP:
+		rbtr_write_irq_dur(irq, action, ret, &m);
+		return;
+	default:
+		return;
+	}
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_IRQ_EXIT].type, sizeof(*r));
+	if (!r)
+		return;
+	r->irq = irq;
+	r->ret = ret;
+	rbtr_tp_commit();
+}
+
+static __always_inline void rbtr_write_softirq(enum rbtr_tp_id id, unsigned int vec)
+{
+	struct rbtr_rec_softirq *r;
+
+	r = rbtr_tp_reserve(&rbtr_tp_events[id].type, sizeof(*r));
+	if (!r)
+		return;
+	r->vec = vec;
+	rbtr_tp_commit();
+}
+
+static void notrace rbtr_probe_softirq_entry(void *data, unsigned int vec)
+{
+	if (rbtr_dur_cpu_entry(RBTR_PAIR_SOFTIRQ, vec, 0, 0))
+		return;
+	rbtr_write_softirq(RBTR_TP_SOFTIRQ_ENTRY, vec);
+}
+
+static void notrace rbtr_probe_softirq_exit(void *data, unsigned int vec)
+{
+	struct rbtr_rec_softirq_dur *r;
+	struct rbtr_dur_match m;
+
+	switch (rbtr_dur_cpu_exit_hook(RBTR_PAIR_SOFTIRQ, vec, &m)) {
+	case RBTR_DUR_OFF:
+		rbtr_write_softirq(RBTR_TP_SOFTIRQ_EXIT, vec);
+		return;
+	case RBTR_DUR_KEEP:
+		break;
+	default:
+		return;
+	}
+	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_SOFTIRQ], offsetofend(typeof(*r), vec));
+	if (!r)
+		return;
+	r->start = m.start;
+	r->duration = m.delta;
+	r->vec = vec;
+	rbtr_tp_commit();
+}
+
+/* ---- probes: timer --------------------------------------------------------- */
+
+static void notrace rbtr_probe_hrtimer_entry(void *data, struct hrtimer *hrtimer, ktime_t *now)
+{
+	struct rbtr_rec_hrtimer_entry *r;
+
+	if (rbtr_dur_cpu_entry(RBTR_PAIR_HRTIMER, (unsigned long)hrtimer,
+			       (unsigned long)hrtimer->function, (unsigned long)*now))
+		return;
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_HRTIMER_ENTRY].type, sizeof(*r));
+	if (!r)
+		return;
+	r->hrtimer = hrtimer;
+	r->now = *now;
+	r->function = hrtimer->function;
+	rbtr_tp_commit();
+}
+
+static void notrace rbtr_write_hrtimer_dur(struct hrtimer *hrtimer, const struct rbtr_dur_match *m)
+{
+	struct rbtr_rec_hrtimer_dur *r;
+
+	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_HRTIMER], sizeof(*r));
+	if (!r)
+		return;
+	r->start = m->start;
+	r->duration = m->delta;
+	r->hrtimer = hrtimer;
+	r->function = (void *)m->data[0];
+	r->now = (s64)m->data[1];
+	rbtr_tp_commit();
+}
+
+static void notrace rbtr_probe_hrtimer_exit(void *data, struct hrtimer *hrtimer)
+{
+	struct rbtr_rec_hrtimer_exit *r;
+	struct rbtr_dur_match m;
+
+	switch (rbtr_dur_cpu_exit_hook(RBTR_PAIR_HRTIMER, (unsigned long)hrtimer, &m)) {
+	case RBTR_DUR_OFF:
+		break;
+	case RBTR_DUR_KEEP:
+		rbtr_write_hrtimer_dur(hrtimer, &m);
+		return;
+	default:
+		return;
+	}
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_HRTIMER_EXIT].type, sizeof(*r));
+	if (!r)
+		return;
+	r->hrtimer = hrtimer;
+	rbtr_tp_commit();
+}
+
+/* ---- probes: workqueue ----------------------------------------------------- */
+
+static __always_inline void rbtr_write_work(enum rbtr_tp_id id, struct work_struct *work,
+					    work_func_t function)
+{
+	struct rbtr_rec_work *r;
+
+	r = rbtr_tp_reserve(&rbtr_tp_events[id].type, sizeof(*r));
+	if (!r)
+		return;
+	r->work = work;
+	r->function = function;
+	rbtr_tp_commit();
+}
+
+static void notrace rbtr_probe_work_start(void *data, struct work_struct *work)
+{
+	if (rbtr_dur_task_entry(RBTR_PAIR_WORK, (unsigned long)work, NULL, 0))
+		return;
+	rbtr_write_work(RBTR_TP_WORK_START, work, work->func);
+}
+
+static void notrace rbtr_probe_work_end(void *data, struct work_struct *work,
+					work_func_t function)
+{
+	struct rbtr_rec_work_dur *r;
+	struct rbtr_dur_match m;
+
+	switch (rbtr_dur_task_exit_hook(RBTR_PAIR_WORK, (unsigned long)work, &m, 0)) {
+	case RBTR_DUR_OFF:
+		rbtr_write_work(RBTR_TP_WORK_END, work, function);
+		return;
+	case RBTR_DUR_KEEP:
+		break;
+	default:
+		return;
+	}
+	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_WORK], sizeof(*r));
+	if (!r)
+		return;
+	r->start = m.start;
+	r->duration = m.delta;
+	r->work = work;
+	r->function = function;
+	rbtr_tp_commit();
+}
+
+/* ---- probes: raw_syscalls -------------------------------------------------- */
+
+/*
+ * The duration filter keeps sys_enter's id and arguments, in this order;
+ * a task is in one syscall at a time: no key.
+ */
+#define RBTR_SYS_ID	0
+#define RBTR_SYS_ARGS	1
+
+static void notrace rbtr_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	unsigned long e[RBTR_SYS_ARGS + 6];
+	struct rbtr_rec_sys_enter *r;
+
+	BUILD_BUG_ON(ARRAY_SIZE(e) > RBTR_DUR_DATA);
+	e[RBTR_SYS_ID] = id;
+	syscall_get_arguments(current, regs, &e[RBTR_SYS_ARGS]);
+	if (rbtr_dur_task_entry(RBTR_PAIR_SYSCALL, 0, e, ARRAY_SIZE(e)))
+		return;
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_SYS_ENTER].type, sizeof(*r));
+	if (!r)
+		return;
+	r->id = id;
+	memcpy(r->args, &e[RBTR_SYS_ARGS], sizeof(r->args));
+	rbtr_tp_commit();
+}
+
+/* The syscall's number and arguments as sys_enter saw them. */
+static void notrace rbtr_write_sys_dur(long ret, const struct rbtr_dur_match *m)
+{
+	struct rbtr_rec_sys_dur *r;
+
+	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_SYSCALL], sizeof(*r));
+	if (!r)
+		return;
+	r->start = m->start;
+	r->duration = m->delta;
+	r->id = m->data[RBTR_SYS_ID];
+	memcpy(r->args, &m->data[RBTR_SYS_ARGS], sizeof(r->args));
+	r->ret = ret;
+	rbtr_tp_commit();
+}
+
+static void notrace rbtr_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	struct rbtr_rec_sys_exit *r;
+	struct rbtr_dur_match m;
+
+	switch (rbtr_dur_task_exit_hook(RBTR_PAIR_SYSCALL, 0, &m, RBTR_SYS_ARGS + 6)) {
+	case RBTR_DUR_OFF:
+		break;
+	case RBTR_DUR_KEEP:
+		rbtr_write_sys_dur(ret, &m);
+		return;
+	default:
+		return;
+	}
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_SYS_EXIT].type, sizeof(*r));
+	if (!r)
+		return;
+	r->id = syscall_get_nr(current, regs);
+	r->ret = ret;
+	rbtr_tp_commit();
+}
+
+/* ---- registration ----------------------------------------------------------- */
+
+static int rbtr_tp_reg(struct rbtr_event_type *type)
+{
+	struct rbtr_tp_event *ev = container_of(type, struct rbtr_tp_event, type);
+	int ret;
+
+	ret = tracepoint_probe_register(ev->tp, ev->probe, NULL);
+	if (ret)
+		return ret;
+	if (ev->pair >= 0)
+		rbtr_dur_pair_set(ev->pair, ev->is_exit, true);
+	return 0;
+}
+
+static void rbtr_tp_unreg(struct rbtr_event_type *type)
+{
+	struct rbtr_tp_event *ev = container_of(type, struct rbtr_tp_event, type);
+	int ret;
+
+	if (ev->pair >= 0)
+		rbtr_dur_pair_set(ev->pair, ev->is_exit, false);
+	ret = tracepoint_probe_unregister(ev->tp, ev->probe, NULL);
+	if (ret)
+		pr_warn("rbtrace: %s: cannot unregister the probe (%d)\n", type->name, ret);
+}
+
+#define RBTR_TP(_id, _probe, _pair, _exit)				\
+	[_id] = { .probe = _probe, .pair = _pair, .is_exit = _exit }
+
+static struct rbtr_tp_event rbtr_tp_events[RBTR_TP_NR] = {
+	RBTR_TP(RBTR_TP_SCHED_SWITCH, rbtr_probe_sched_switch, -1, false),
+	RBTR_TP(RBTR_TP_SCHED_WAKEUP, rbtr_probe_sched_wakeup, -1, false),
+	RBTR_TP(RBTR_TP_SCHED_WAKING, rbtr_probe_sched_waking, -1, false),
+	RBTR_TP(RBTR_TP_SCHED_FORK, rbtr_probe_sched_fork, -1, false),
+	RBTR_TP(RBTR_TP_SCHED_EXEC, rbtr_probe_sched_exec, -1, false),
+	RBTR_TP(RBTR_TP_SCHED_EXIT, rbtr_probe_sched_exit, -1, false),
+	RBTR_TP(RBTR_TP_IRQ_ENTRY, rbtr_probe_irq_entry, RBTR_PAIR_IRQ, false),
+	RBTR_TP(RBTR_TP_IRQ_EXIT, rbtr_probe_irq_exit, RBTR_PAIR_IRQ, true),
+	RBTR_TP(RBTR_TP_SOFTIRQ_ENTRY, rbtr_probe_softirq_entry, RBTR_PAIR_SOFTIRQ, false),
+	RBTR_TP(RBTR_TP_SOFTIRQ_EXIT, rbtr_probe_softirq_exit, RBTR_PAIR_SOFTIRQ, true),
+	RBTR_TP(RBTR_TP_HRTIMER_ENTRY, rbtr_probe_hrtimer_entry, RBTR_PAIR_HRTIMER, false),
+	RBTR_TP(RBTR_TP_HRTIMER_EXIT, rbtr_probe_hrtimer_exit, RBTR_PAIR_HRTIMER, true),
+	RBTR_TP(RBTR_TP_WORK_START, rbtr_probe_work_start, RBTR_PAIR_WORK, false),
+	RBTR_TP(RBTR_TP_WORK_END, rbtr_probe_work_end, RBTR_PAIR_WORK, true),
+	RBTR_TP(RBTR_TP_SYS_ENTER, rbtr_probe_sys_enter, RBTR_PAIR_SYSCALL, false),
+	RBTR_TP(RBTR_TP_SYS_EXIT, rbtr_probe_sys_exit, RBTR_PAIR_SYSCALL, true),
+};
+
+/* Their type from their description; the tracepoint events can be switched. */
+static void rbtr_tp_type_init(struct rbtr_event_type *type, const struct rbtr_tp_desc *d, bool reg)
+{
+	type->system = d->system;
+	type->name = d->name;
+	type->fields = d->fields;
+	type->nr_fields = d->nr_fields;
+	type->print_fmt = d->print_fmt;
+	type->print = d->print;
+	/* No reg: always on, no enable file (the duration events). */
+	type->reg = reg ? rbtr_tp_reg : NULL;
+	type->unreg = reg ? rbtr_tp_unreg : NULL;
+}
+
+static void rbtr_tp_lookup(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < RBTR_TP_NR; i++)
+		if (!rbtr_tp_events[i].tp && !strcmp(tp->name, rbtr_tp_events[i].type.name))
+			rbtr_tp_events[i].tp = tp;
+}
+
+/* Both events of pair @id are in the registry. */
+static bool rbtr_pair_present(enum rbtr_pair_id id)
+{
+	int i, n = 0;
+
+	for (i = 0; i < RBTR_TP_NR; i++)
+		if (rbtr_tp_events[i].pair == id && rbtr_tp_events[i].registered)
+			n++;
+	return n == 2;
+}
+
+static void rbtr_tp_unregister_all(void)
+{
+	int i;
+
+	/* Probes first (an enabled event's unreg removes its probe) ... */
+	for (i = 0; i < RBTR_TP_NR; i++) {
+		if (!rbtr_tp_events[i].registered)
+			continue;
+		rbtr_event_unregister(&rbtr_tp_events[i].type);
+		rbtr_tp_events[i].registered = false;
+	}
+	/* ... then wait for those still running, which use what follows. */
+	tracepoint_synchronize_unregister();
+	for (i = 0; i < RBTR_PAIR_NR; i++) {
+		if (!rbtr_dur_registered[i])
+			continue;
+		rbtr_event_unregister(&rbtr_dur_types[i]);
+		rbtr_dur_registered[i] = false;
+	}
+}
+
+/**
+ * rbtr_tracepoints_init - register the tracepoint events and tracing_thresh
+ * @tr: the tracer they record into, its directory made
+ *
+ * Called after rb_debugfs_init(). Events start disabled.
+ *
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int rbtr_tracepoints_init(struct rbtr_trace *tr)
+{
+	int i, ret;
+
+	ret = rbtr_duration_init(tr->dir);
+	if (ret)
+		return ret;
+	for (i = 0; i < RBTR_TP_NR; i++)
+		rbtr_tp_type_init(&rbtr_tp_events[i].type, &rbtr_tp_descs[i], true);
+	for (i = 0; i < RBTR_PAIR_NR; i++)
+		rbtr_tp_type_init(&rbtr_dur_types[i], &rbtr_dur_descs[i], false);
+	for_each_kernel_tracepoint(rbtr_tp_lookup, NULL);
+	for (i = 0; i < RBTR_TP_NR; i++) {
+		struct rbtr_tp_event *ev = &rbtr_tp_events[i];
+
+		if (!ev->tp) {
+			pr_info("rbtrace: this kernel has no tracepoint %s: no event %s:%s\n",
+				ev->type.name, ev->type.system, ev->type.name);
+			continue;
+		}
+		ret = rbtr_event_register(&ev->type);
+		if (ret)
+			goto fail;
+		ev->registered = true;
+	}
+	for (i = 0; i < RBTR_PAIR_NR; i++) {
+		if (!rbtr_pair_present(i))
+			continue;
+		ret = rbtr_event_register(&rbtr_dur_types[i]);
+		if (ret)
+			goto fail;
+		rbtr_dur_registered[i] = true;
+	}
+	return 0;
+fail:
+	pr_err("rbtrace: cannot register the tracepoint events (%d)\n", ret);
+	rbtr_tp_unregister_all();
+	rbtr_duration_exit();
+	return ret;
+}
+
+/**
+ * rbtr_tracepoints_exit - unregister every probe and event, remove tracing_thresh
+ *
+ * Called before rb_debugfs_exit() and before the buffer is freed: returns
+ * once no probe runs any more.
+ */
+void rbtr_tracepoints_exit(void)
+{
+	rbtr_tp_unregister_all();
+	rbtr_duration_exit();
+}
