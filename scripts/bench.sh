@@ -50,13 +50,13 @@ gcc -O2 -Wall -Wextra -Werror -o "$bdir/bench/rbt_readbench" "$RBT_TOP/bench/rbt
 runs=$RBT_CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$runs"
 "$RBT_TOP/scripts/qemu-run.sh" --icount --smp 2 --timeout 2400 --results "$runs/icount" \
-	"$RBT_TOP/bench/guest-bench.sh" "$bdir" "$events" "$runs/icount/bench.txt" >&2 ||
+	"$RBT_TOP/bench/bench.sh" "$bdir" "$events" "$runs/icount/bench.txt" >&2 ||
 	rbt_die "bench: the -icount boot failed (see $runs/icount)"
 # Wall clock: write cost and read throughput; hackbench and memory only
 # in the -icount boot (one boot; instruction counts, not host noise).
 load0=$(uptime | sed 's/.*load average: //')
 "$RBT_TOP/scripts/qemu-run.sh" --smp 4 --timeout 1200 --results "$runs/wall" \
-	"$RBT_TOP/bench/guest-bench.sh" "$bdir" "$events" "$runs/wall/bench.txt" write,read >&2 ||
+	"$RBT_TOP/bench/bench.sh" "$bdir" "$events" "$runs/wall/bench.txt" write,read >&2 ||
 	rbt_die "bench: the wall-clock boot failed (see $runs/wall)"
 load1=$(uptime | sed 's/.*load average: //')
 

@@ -10,7 +10,7 @@
 #                 Debian 12's stock 6.1 and 6.12 headers), checkpatch
 #                 --strict on every C file
 #   guest tests   one boot of the test kernel (-smp 2): every
-#                 tests/guest/*.tc scenario and every KUnit test module
+#                 tests/guest/test.d/*/*.tc scenario and every KUnit test module
 #                 (each case counted); one boot of each stock kernel:
 #                 the scenarios tagged "stock" (load, check, unload)
 #                 with the module built for it
@@ -237,10 +237,11 @@ boot_verdict() {
 
 # tc_names [TAG]: the scenarios (tagged TAG) that a boot must report on.
 tc_names() {
-	local f
-	for f in "$RBT_TOP"/tests/guest/*.tc; do
+	local f d=$RBT_TOP/tests/guest/test.d
+	for f in $(find "$d" -name '*.tc' | sort); do
 		[ -z "${1:-}" ] || grep -qE "^# tags:.*\b$1\b" "$f" || continue
-		basename "$f" .tc
+		f=${f#"$d/"}
+		echo "${f%.tc}"
 	done
 }
 
@@ -261,7 +262,7 @@ boot_test_kernel() {
 	rbt_log "booting the test kernel: guest scenarios and KUnit ($n, at most $(boot_limit "$n") s)"
 	"$RBT_TOP/scripts/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" --smp 2 \
 		--timeout "$(boot_limit "$n")" --results "$dir" \
-		"$RBT_TOP/tests/guest/suite.sh" --ko "$mod_test/rbtrace.ko" --kunit "$mod_test/tests/kunit" \
+		"$RBT_TOP/tests/guest/test.sh" --ko "$mod_test/rbtrace.ko" --kunit "$mod_test/tests/kunit" \
 		>"$run/boot-test-kernel.log" 2>&1 || rc=$?
 	boot_verdict test-kernel "$dir" "$rc"
 	expect_results "$dir/tc-results.txt" "" $(tc_names)

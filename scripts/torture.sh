@@ -43,7 +43,7 @@ if [ "$variant" = debug ]; then
 fi
 "$RBT_TOP/scripts/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" --smp "$smp" --mem 3G \
 	--timeout "$limit" --results "$results" "${extra[@]}" \
-	"$RBT_TOP/tests/torture/guest-torture.sh" "$bdir" "$seconds" "$results/torture.txt" "$@" || rc=$?
+	"$RBT_TOP/tests/torture/torture.sh" "$bdir" "$seconds" "$results/torture.txt" "$@" || rc=$?
 [ -s "$results/torture.txt" ] && grep -E '^(ok|not ok|#)' "$results/torture.txt"
 passed=$(grep -c '^ok ' "$results/torture.txt" 2>/dev/null || true)
 failed=$(grep -c '^not ok ' "$results/torture.txt" 2>/dev/null || true)

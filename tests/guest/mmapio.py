@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """mmapio.py: a user-space reader of a mapped trace_pipe_raw (ABI of
-Linux 6.10's trace_mmap.h, rbtrace_mmap.h), for 34-mmap.tc.
+Linux 6.10's trace_mmap.h, rbtrace_mmap.h), for test.d/raw/mmap.tc.
 
   mmapio.py meta FILE
         map the meta page; print its fields as NAME=VALUE lines

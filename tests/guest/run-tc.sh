@@ -4,9 +4,11 @@
 # run-tc.sh [--ko RBTRACE.KO] [--results DIR] [--timeout SECS] [--tag TAG] [TC|DIR...]
 #
 # Run rbtrace's guest scenarios, in the manner of the kernel's ftracetest
-# (tools/testing/selftests/ftrace): one scenario per .tc file, each in its
-# own bash with "set -e" and tc-functions.sh sourced, each with a time
-# limit. Runs inside the QEMU guest, as root.
+# (tools/testing/selftests/ftrace): one scenario per .tc file under
+# test.d/AREA/, each in its own bash with "set -e" and tc-functions.sh
+# sourced, each with a time limit. Without TC or DIR, all of test.d/. A
+# scenario is named by its path under test.d/ without .tc
+# (text/trace-pipe). Runs inside the QEMU guest, as root.
 #
 # Headers read from each .tc file:
 #   # description: one line shown in the report
@@ -42,11 +44,11 @@ parse_args() {
 		*) tcs+=("$1"); shift ;;
 		esac
 	done
-	[ ${#tcs[@]} -gt 0 ] || tcs=("$here")
+	[ ${#tcs[@]} -gt 0 ] || tcs=("$here/test.d")
 	local expanded=()
 	for a in "${tcs[@]}"; do
 		if [ -d "$a" ]; then
-			expanded+=($(ls "$a"/*.tc 2>/dev/null | sort))
+			expanded+=($(find "$a" -name '*.tc' | sort))
 		else
 			expanded+=("$a")
 		fi
@@ -57,6 +59,14 @@ parse_args() {
 	done
 	[ -n "$ko" ] && [ -f "$ko" ] || { echo "run-tc: rbtrace.ko not found (--ko or RBT_KO): '$ko'" >&2; exit 2; }
 	ko=$(realpath "$ko")
+}
+
+# tc_name TC: the scenario's name, its path under test.d/ without .tc.
+tc_name() {
+	local p
+	p=$(realpath "$1")
+	p=${p#"$here/test.d/"}
+	echo "${p%.tc}"
 }
 
 # header TC NAME: the value of "# NAME:" in TC. Bash builtins only: under
@@ -99,8 +109,9 @@ cleanup() {
 }
 
 run_one() {
-	local tc=$1 name desc why t t0 ms rc=0
-	name=$(basename "$tc" .tc)
+	local tc=$1 name log desc why t t0 ms rc=0
+	name=$(tc_name "$tc")
+	log=$results/tc/${name//\//_}.log
 	desc=$(header "$tc" description)
 	t=$(header "$tc" timeout)
 	t=${t:-$timeout}
@@ -114,7 +125,7 @@ run_one() {
 	# time-stamped.
 	RBT_KO=$ko RBT_DIR=/sys/kernel/debug/rbtrace \
 		timeout -k 5 "$t" bash -e -o pipefail -c 'PS4="+ \$EPOCHREALTIME "; set -x; . "$1"; cd /tmp; . "$2"' \
-		run-tc "$here/tc-functions.sh" "$tc" >"$results/tc/$name.log" 2>&1 || rc=$?
+		run-tc "$here/tc-functions.sh" "$tc" >"$log" 2>&1 || rc=$?
 	cleanup "$name"
 	ms=$(((${EPOCHREALTIME/./} - t0) / 1000))
 	case $rc in
@@ -123,18 +134,18 @@ run_one() {
 		echo "PASS tc:$name" >>"$results/tc-results.txt"
 		;;
 	77)
-		why=$(sed -n 's/^UNSUPPORTED: //p' "$results/tc/$name.log" | tail -n 1)
+		why=$(sed -n 's/^UNSUPPORTED: //p' "$log" | tail -n 1)
 		printf '[%d] %s\t[UNSUPPORTED: %s]\n' "$n" "$desc" "$why"
 		echo "SKIP tc:$name: $why" >>"$results/tc-results.txt"
 		;;
 	*)
-		why=$(sed -n 's/^FAIL: //p' "$results/tc/$name.log" | tail -n 1)
+		why=$(sed -n 's/^FAIL: //p' "$log" | tail -n 1)
 		[ "$rc" != 124 ] || why="timed out after $t s"
 		why=${why:-exit status $rc}
 		printf '[%d] %s\t[FAIL: %s]\n' "$n" "$desc" "$why"
 		echo "FAIL tc:$name: $why" >>"$results/tc-results.txt"
-		echo "---- $results/tc/$name.log (last lines) ----"
-		tail -n 15 "$results/tc/$name.log"
+		echo "---- $log (last lines) ----"
+		tail -n 15 "$log"
 		echo "----"
 		failed=$((failed + 1))
 		;;

@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers for tests/guest/*.tc, sourced by run-tc.sh before each scenario
-# (as ftracetest's test.d/functions is). A scenario runs with "set -e", in
-# its own bash process: the first failing command fails it.
+# Helpers for tests/guest/test.d/*/*.tc, sourced by run-tc.sh before each
+# scenario (as ftracetest's test.d/functions is). A scenario runs with
+# "set -e", in its own bash process: the first failing command fails it.
 #
 # Environment (set by run-tc.sh):
 #   RBT_KO    path of the rbtrace.ko to test
 #   RBT_DIR   its debugfs directory, /sys/kernel/debug/rbtrace
+# and set here:
+#   RBT_TOP   the source tree (tests/guest/rawio.py and the like)
+
+RBT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # fail MSG: fail the scenario with a reason.
 fail() {

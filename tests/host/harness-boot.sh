@@ -8,7 +8,7 @@
 # PASS/FAIL lines; exits 1 on any failure.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-guest=$top/tests/host/harness-guest.sh
+guest=$top/tests/host/harness-boot-guest.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 bad=0

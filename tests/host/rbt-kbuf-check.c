@@ -25,7 +25,7 @@
  *
  * Build (host or guest: Debian's libtraceevent-dev):
  *   gcc -O2 -o rbt-kbuf-check rbt-kbuf-check.c $(pkg-config --cflags --libs libtraceevent)
- * tests/guest/29-libtraceevent.tc and 31-subbuf-order.tc build and run it.
+ * tests/guest/test.d/raw/libtraceevent.tc and test.d/subbuf/subbuf-order.tc build and run it.
  */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of scripts/bench.sh. Usage: guest-bench.sh BUILD_DIR EVENTS OUT [PARTS]
+# Guest side of scripts/bench.sh. Usage: bench.sh BUILD_DIR EVENTS OUT [PARTS]
 #
 # PARTS (comma-separated, default all): write (the write-cost module),
 # read (splice of trace_pipe_raw and trace_pipe text, rbtrace's against

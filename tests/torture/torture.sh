@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of scripts/torture.sh: run the torture module, keep its KTAP.
-# Usage: guest-torture.sh BUILD_DIR SECONDS OUT [module args...]
+# Usage: torture.sh BUILD_DIR SECONDS OUT [module args...]
 #
 # On a kmemleak kernel (the debug one), rbtrace and the torture are
 # unloaded and then kmemleak scans: anything it reports fails the run
@@ -9,7 +9,7 @@
 set -euo pipefail
 dir=$1 secs=$2 out=$3
 shift 3
-echo "guest-torture: $(nproc) CPUs online: $(cat /sys/devices/system/cpu/online)"
+echo "torture: $(nproc) CPUs online: $(cat /sys/devices/system/cpu/online)"
 insmod "$dir/rbtrace.ko"
 insmod "$dir/tests/torture/rbtrace_torture.ko" seconds="$secs" "$@"
 rmmod rbtrace_torture

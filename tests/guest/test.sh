@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# suite.sh --ko RBTRACE.KO [--kunit DIR] [TC...]
+# test.sh --ko RBTRACE.KO [--kunit DIR] [TC...]
 #
 # The guest half of one test-kernel boot (scripts/test.sh): every .tc
 # scenario, then every KUnit test module in DIR. Results land in
