@@ -4,7 +4,7 @@
 # build-module.sh [--tests] [--allow-warnings] KDIR
 #
 # Build rbtrace.ko ("make module"; with --tests "make tests": rbtrace.ko
-# with its test hooks and the KUnit modules, tests/kunit/*.ko), then the
+# with its test hooks and the KUnit module, tests/kunit/rbtrace_test.ko), then the
 # example module samples/rbtrace_sample.ko against it,
 # against the kernel build or headers tree KDIR, with W=1, and print the
 # directory holding the results. Any compiler or modpost warning fails the

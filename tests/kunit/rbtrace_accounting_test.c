@@ -668,5 +668,3 @@ static struct kunit_suite rbtrace_accounting_suite = {
 
 kunit_test_suite(rbtrace_accounting_suite);
 
-MODULE_DESCRIPTION("KUnit tests: rbtrace counters account for every event");
-MODULE_LICENSE("GPL");

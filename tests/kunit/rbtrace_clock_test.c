@@ -262,5 +262,3 @@ static struct kunit_suite rbtrace_clock_suite = {
 
 kunit_test_suite(rbtrace_clock_suite);
 
-MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("KUnit tests for rbtrace's trace clocks");

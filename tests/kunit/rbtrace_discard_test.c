@@ -232,7 +232,9 @@ static void rbtrace_discard_non_last_becomes_padding(struct kunit *test)
 	rbt_discard_commit(buf, ev2);
 
 	/* e2's 44 bytes stay, as padding: type 29, its length, a delta. */
-	KUNIT_EXPECT_EQ(test, rbt_tail_write(buf, cpu), w0 + pre + 44 + 20);
+	KUNIT_EXPECT_EQ(test, rbt_tail_write(buf, cpu),
+			w0 + pre + rb_calculate_event_length(40) +
+			rb_calculate_event_length(sizeof(struct dsc_payload)));
 	pad = (void *)ev2 + pre;
 	KUNIT_EXPECT_EQ(test, (u32)pad->type_len, (u32)RB_TYPE_PADDING);
 	KUNIT_EXPECT_NE(test, (u32)pad->time_delta, 0U);
@@ -299,7 +301,9 @@ static void rbtrace_discard_reclaims_stamp_too(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ev);
 	KUNIT_EXPECT_EQ(test, (u32)ev->type_len,
 			(u32)(abs ? RB_TYPE_TIME_STAMP : RB_TYPE_TIME_EXTEND));
-	KUNIT_EXPECT_EQ(test, rbt_tail_write(buf, cpu), w0 + 8 + 20);
+	KUNIT_EXPECT_EQ(test, rbt_tail_write(buf, cpu),
+			w0 + RB_LEN_TIME_EXTEND +
+			rb_calculate_event_length(sizeof(struct dsc_payload)));
 	dsc_fill(ev, 2);
 	rbt_discard_commit(buf, ev);
 
@@ -484,5 +488,3 @@ static struct kunit_suite rbtrace_discard_suite = {
 
 kunit_test_suite(rbtrace_discard_suite);
 
-MODULE_DESCRIPTION("KUnit tests: rbtrace discard");
-MODULE_LICENSE("GPL");

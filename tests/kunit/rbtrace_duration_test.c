@@ -287,15 +287,15 @@ static void dur_check(struct kunit *test, const struct dur_step *s, int i,
 }
 
 #define ENTER_C(_t, _p, _c, _l, _k) \
-	{ .t = _t, .pair = RB_PAIR_##_p, .cpu = _c, .level = _l, .key = _k }
+	{ .t = _t, .pair = RBTR_PAIR_##_p, .cpu = _c, .level = _l, .key = _k }
 #define EXIT_C(_t, _p, _c, _l, _k, _v, _d) \
-	{ .t = _t, .exit = true, .pair = RB_PAIR_##_p, .cpu = _c, .level = _l, .key = _k, \
-	  .verdict = RB_DUR_##_v, .delta = _d }
+	{ .t = _t, .exit = true, .pair = RBTR_PAIR_##_p, .cpu = _c, .level = _l, .key = _k, \
+	  .verdict = RBTR_DUR_##_v, .delta = _d }
 #define ENTER_T(_t, _p, _pid, _k) \
-	{ .t = _t, .pair = RB_PAIR_##_p, .pid = _pid, .key = _k }
+	{ .t = _t, .pair = RBTR_PAIR_##_p, .pid = _pid, .key = _k }
 #define EXIT_T(_t, _p, _pid, _k, _v, _d) \
-	{ .t = _t, .exit = true, .pair = RB_PAIR_##_p, .pid = _pid, .key = _k, \
-	  .verdict = RB_DUR_##_v, .delta = _d }
+	{ .t = _t, .exit = true, .pair = RBTR_PAIR_##_p, .pid = _pid, .key = _k, \
+	  .verdict = RBTR_DUR_##_v, .delta = _d }
 
 /* Threshold 100. Levels: 0 task, 1 softirq, 2 hard IRQ. */
 static const struct dur_step dur_script[] = {
@@ -791,5 +791,3 @@ static struct kunit_suite dur_suite = {
 
 kunit_test_suite(dur_suite);
 
-MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("KUnit: rbtrace's duration filter keeps exactly the pairs at or over tracing_thresh");

@@ -700,5 +700,3 @@ static struct kunit_suite rbtrace_format_suite = {
 
 kunit_test_suite(rbtrace_format_suite);
 
-MODULE_DESCRIPTION("KUnit tests: rbtrace event and page format is ftrace's");
-MODULE_LICENSE("GPL");

@@ -375,5 +375,3 @@ static struct kunit_suite rbtrace_nest_suite = {
 
 kunit_test_suite(rbtrace_nest_suite);
 
-MODULE_DESCRIPTION("KUnit tests: rbtrace stamps of nested writers");
-MODULE_LICENSE("GPL");
