@@ -5,8 +5,8 @@
  * for its ID (fields, offsets, sizes, signedness, print fmt), so that
  * libtraceevent and trace-cmd parse rbtrace's records as the kernel's;
  * each text line must be what the kernel's trace file shows. The guest
- * test test.d/events/tp-formats.tc compares the format files with the running
- * kernel's, test.d/events/tp-vs-ftrace.tc the records and their text with ftrace's.
+ * scenario events/tp-formats compares the format files with the running
+ * kernel's, events/tp-vs-ftrace the records and their text with ftrace's.
  *
  * The duration filter's events (duration.c) have fields and text of
  * their own: the start time and the duration, then the entry's and the
