@@ -65,6 +65,23 @@ static unsigned int rb_latch_users;
 static void rb_latch_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rb_latch_work, rb_latch_work_fn);
 
+#ifdef RBTRACE_TEST_HOOKS
+typeof(rbt_latch_hook) rbt_latch_hook;
+EXPORT_SYMBOL_GPL(rbt_latch_hook);
+
+static __always_inline void rb_latch_hook(int point)
+{
+	void (*hook)(int point) = READ_ONCE(rbt_latch_hook);
+
+	if (unlikely(hook))
+		hook(point);
+}
+#else
+static __always_inline void rb_latch_hook(int point)
+{
+}
+#endif
+
 static u64 rb_latch_ns(const struct rb_time_info *t, u64 cycles)
 {
 	return t->ns + mul_u64_u32_shr(cycles - t->cycles, t->mult, t->shift);
@@ -90,6 +107,7 @@ static void rb_latch_update(void)
 	next->cycles = now;
 	next->mult = rb_latch_mult();
 	next->shift = RB_LATCH_SHIFT;
+	rb_latch_hook(RBT_LATCH_HOOK_PUBLISH);
 	/* Slot contents before the new sequence: pairs with the reader's smp_rmb(). */
 	smp_wmb();
 	WRITE_ONCE(rb_latch.seq, seq + 1);
@@ -125,6 +143,7 @@ u64 rbt_latch_clock(void)
 		smp_rmb();
 		t = rb_latch.slot[seq & 1];
 		now = get_cycles();
+		rb_latch_hook(RBT_LATCH_HOOK_READ);
 		/* The slot before the re-check of seq: same pairing. */
 		smp_rmb();
 		if (READ_ONCE(rb_latch.seq) == seq)
@@ -146,6 +165,30 @@ void rbt_latch_update(void)
 	mutex_unlock(&rb_latch_mutex);
 }
 EXPORT_SYMBOL_GPL(rbt_latch_update);
+
+/**
+ * rbt_latch_inject - publish a slot of the caller's choosing (tests only)
+ * @cycles: the slot's cycle count
+ * @ns: its time
+ *
+ * The rate stays that of tsc_khz. The next update continues from it.
+ */
+void rbt_latch_inject(u64 cycles, u64 ns)
+{
+	struct rb_time_info *next;
+
+	mutex_lock(&rb_latch_mutex);
+	next = &rb_latch.slot[(rb_latch.seq + 1) & 1];
+	next->cycles = cycles;
+	next->ns = ns;
+	next->mult = rb_latch_mult();
+	next->shift = RB_LATCH_SHIFT;
+	/* As in rb_latch_update(). */
+	smp_wmb();
+	WRITE_ONCE(rb_latch.seq, rb_latch.seq + 1);
+	mutex_unlock(&rb_latch_mutex);
+}
+EXPORT_SYMBOL_GPL(rbt_latch_inject);
 #endif
 
 static atomic64_t rb_counter = ATOMIC64_INIT(0);
