@@ -4,37 +4,87 @@
  *
  * Most are the kernel's NMI-safe clocks under ftrace's names. One is
  * rbtrace's own: "latch", a TSC clock readable from NMI and from any
- * context without a lock and without a retry that can spin forever
- * (after Mathieu Desnoyers' "monotonic accurate time" design):
+ * context without a lock and without a retry that can spin (after
+ * Mathieu Desnoyers' "monotonic accurate time" design). Two slots, each
+ * a line through an anchor, and the kernel's latch sequence
+ * (seqcount_latch_t) that says which slot is current:
  *
- *	struct rb_time_info { cycles, ns, mult, shift }
- *	slot[2], seq
+ *	struct rb_time_info { cycles, ns, frac, mult }	slot[2]; seq
  *
- *	updater (one, every RB_LATCH_PERIOD)	reader (any context)
- *	------------------------------------	--------------------
- *	next = &slot[(seq + 1) & 1]		s = READ_ONCE(seq)
- *	fill next from slot[seq & 1]		smp_rmb()
- *	smp_wmb()				t = slot[s & 1]; now = rdtsc
- *	WRITE_ONCE(seq, seq + 1)		smp_rmb()
- *						valid if seq - s < 2
+ *	time(t, c) = t.ns + ((t.frac + max(c - t.cycles, 0) * t.mult) >> 22)
  *
- * The updater only ever writes the slot readers are not told to use,
- * but the update after next rewrites the slot of sequence s while the
- * sequence is still s + 1: so a read is good only if the sequence did
- * not move while it read. Updates are 100 ms apart (or at a switch of
- * clock), a read takes nanoseconds: a retry is rare, two in a row need
- * a reader stalled across updates. After three failed tries the reader
- * takes the monotonic clock instead (NMI-safe, never torn), which the
- * latch clock started from and runs at the rate of.
+ * t.ns + t.frac / 2^22 is the time at the anchor t.cycles, to 2^-22 ns:
+ * an update moves the anchor along the line exactly, so with the same
+ * mult both slots give the same time at every count (no rounding step).
  *
- * Each update extrapolates the new slot from the old one at the same
- * instant, so the clock is continuous across updates and never steps
- * back; the multiplier comes from tsc_khz.
+ *	updater (mutex held, IRQs off)		reader (any context)
+ *	------------------------------		--------------------
+ *	U1 smp_mb()				R1 s = raw_read_seqcount_latch()
+ *	   a = max(counter, cur.cycles)		R2 t = slot[s & 1]
+ *	U2 next = slot[(s + 1) & 1]:		R3 c = counter (ordered)
+ *	   cur's line moved to a, new mult	R4 retry if seq != s (3 tries)
+ *	U3 raw_write_seqcount_latch():		R5 return time(t, c)
+ *	   smp_wmb(); seq++; smp_wmb()		F  after 3 misses: return
+ *						   slot[seq & 1].ns
+ *
+ * The counter is rdtsc_ordered() on x86: RDTSC after the loads before
+ * it (else it may run ahead of R1 and R2 and read a count from before
+ * the anchor it is applied to). Elsewhere get_cycles(), as ordered as
+ * the architecture makes it.
+ *
+ * Barriers and their partners:
+ *  - U3's first smp_wmb() (slot U2 before seq) pairs with R1 -> R2, an
+ *    address dependency: a reader that sees s + 1 sees the slot U2 wrote.
+ *  - U3's second smp_wmb() (seq before the next update's U2) pairs with
+ *    the smp_rmb() in R4: the next update but one rewrites slot[s & 1]
+ *    while seq is s + 1; a reader that read any of that in R2 sees seq
+ *    moved in R4 and retries. This is why one move of seq fails a try.
+ *  - U1's smp_mb() (the last update's seq before this anchor's count)
+ *    pairs with R1 through F: see the fallback below.
+ *  - R3's ordering (after R1 and R2) pairs with U1 -> U2, a data
+ *    dependency: the count a reader applies to a slot is not below the
+ *    slot's anchor, but for TSC skew between the two CPUs.
+ *
+ * The races, and why each is harmless:
+ *  - An update while a reader reads (R1..R4): the reader retries; it
+ *    never uses a slot that was written while it read it.
+ *  - A reader in NMI (or any interrupt) on the updater's CPU, between
+ *    U2 and U3: seq has not moved, it reads the current slot, which
+ *    nobody writes; it succeeds in one try and never waits for the
+ *    updater it interrupted.
+ *  - A count below the slot's anchor: the reader's TSC lags the
+ *    updater's, or the updater moved to a CPU whose TSC lags. Both clamp
+ *    the delta to 0 (the reader returns the anchor's time, the updater
+ *    keeps the old anchor): a pause of at most the skew, never a delta
+ *    of 2^64 cycles.
+ *  - Three misses in a row: updates published during each try (the
+ *    reader was stalled three update periods, 200 ms or more, unless
+ *    updates are forced). F returns the current slot's ns, one u64 that
+ *    cannot tear. It lies on the clock's line (not on another clock's)
+ *    and at or after every count this CPU read before the call: the
+ *    first try saw s1, so update s1 + 1 was not yet visible when the
+ *    call began, and U1 of update s1 + 2 took its anchor after that
+ *    publication was visible everywhere; F reads a slot of update
+ *    s1 + 3 or later. It is no later than now: an anchor is a past count.
+ *
+ * The rule (Documentation/rbtrace.rst, Clocks): per CPU the clock never
+ * goes back; across CPUs, a read that comes after another (ordered by
+ * memory: it saw a store made after that read) is at most the TSC skew
+ * between their CPUs earlier. The exceptions: F, which is at most the
+ * skew between the reader's and the updater's CPUs earlier than the
+ * reader's last read; and a change of tsc_khz: an update that lowers
+ * mult puts the new line below the old one after its anchor, and a read
+ * of the old slot between U1 and the reader seeing U3 may be above a
+ * later read of the new one by (that window) x (the change of rate).
+ *
+ * Updates are 100 ms apart, while the clock has users, or at a switch
+ * of clock; they follow changes of tsc_khz.
  */
 #include <linux/atomic.h>
 #include <linux/jiffies.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
+#include <linux/seqlock.h>
 #include <linux/string.h>
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
@@ -46,28 +96,81 @@
 
 #define RB_LATCH_PERIOD		(HZ / 10)	/* 100 ms */
 #define RB_LATCH_SHIFT		22
+#define RB_LATCH_FRAC_MASK	((1U << RB_LATCH_SHIFT) - 1)
 #define RB_LATCH_READ_TRIES	3
 
+/*
+ * One line of the clock: the time at count @cycles is @ns + @frac / 2^22
+ * ns, and it advances @mult / 2^22 ns per count.
+ */
 struct rb_time_info {
 	u64	cycles;
 	u64	ns;
+	u32	frac;
 	u32	mult;
-	u32	shift;
 };
 
+/* The slots first: with the sequence they fill one cache line. */
 static struct {
 	struct rb_time_info	slot[2];
-	unsigned long		seq;
-} rb_latch ____cacheline_aligned;
+	seqcount_latch_t	seq;
+} rb_latch ____cacheline_aligned = {
+	.seq = SEQCNT_LATCH_ZERO(rb_latch.seq),
+};
 
 static DEFINE_MUTEX(rb_latch_mutex);	/* serialises updates and users */
 static unsigned int rb_latch_users;
 static void rb_latch_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rb_latch_work, rb_latch_work_fn);
 
-static u64 rb_latch_ns(const struct rb_time_info *t, u64 cycles)
+#ifdef RBTRACE_TEST_HOOKS
+typeof(rbt_latch_hook) rbt_latch_hook;
+EXPORT_SYMBOL_GPL(rbt_latch_hook);
+
+static __always_inline void rb_latch_hook(int point)
 {
-	return t->ns + mul_u64_u32_shr(cycles - t->cycles, t->mult, t->shift);
+	void (*hook)(int point) = READ_ONCE(rbt_latch_hook);
+
+	if (unlikely(hook))
+		hook(point);
+}
+#else
+static __always_inline void rb_latch_hook(int point)
+{
+}
+#endif
+
+/* The cycle counter, read after the loads before it: see the top. */
+static __always_inline u64 rb_latch_counter(void)
+{
+#ifdef CONFIG_X86
+	return rdtsc_ordered();
+#else
+	return get_cycles();
+#endif
+}
+
+/*
+ * (@frac + @delta * @mult) / 2^22: whole ns returned, the fraction left
+ * in *@frac_out. The product needs 96 bits: two 32-bit halves, as the
+ * generic mul_u64_u32_shr() does; the low half plus @frac fits in 64.
+ */
+static __always_inline u64 rb_latch_scale(u64 delta, u32 mult, u32 frac, u32 *frac_out)
+{
+	u64 lo = mul_u32_u32((u32)delta, mult) + frac;
+	u64 hi = mul_u32_u32(delta >> 32, mult);
+
+	if (frac_out)
+		*frac_out = lo & RB_LATCH_FRAC_MASK;
+	return (lo >> RB_LATCH_SHIFT) + (hi << (32 - RB_LATCH_SHIFT));
+}
+
+/* The time of @t at @cycles; a count before the anchor counts as the anchor. */
+static __always_inline u64 rb_latch_ns(const struct rb_time_info *t, u64 cycles)
+{
+	u64 delta = cycles > t->cycles ? cycles - t->cycles : 0;
+
+	return t->ns + rb_latch_scale(delta, t->mult, t->frac, NULL);
 }
 
 /* cycles -> ns multiplier: ns = cycles * 10^6 / tsc_khz. */
@@ -78,21 +181,54 @@ static u32 rb_latch_mult(void)
 	return div_u64((u64)NSEC_PER_MSEC << RB_LATCH_SHIFT, khz ? khz : 1000000);
 }
 
-/* Write the slot readers do not use, then publish it. Caller: the mutex. */
+/* Fill the slot readers do not use (U2) and publish it (U3). IRQs off. */
+static void rb_latch_publish(u64 cycles, u64 ns, u32 frac, u32 mult)
+{
+	unsigned int seq = raw_read_seqcount_latch(&rb_latch.seq);
+	struct rb_time_info *next = &rb_latch.slot[(seq + 1) & 1];
+
+	/*U2*/
+	WRITE_ONCE(next->cycles, cycles);
+	WRITE_ONCE(next->ns, ns);
+	WRITE_ONCE(next->frac, frac);
+	WRITE_ONCE(next->mult, mult);
+	rb_latch_hook(RBT_LATCH_HOOK_PUBLISH);
+	/*
+	 * U3: the slot before seq, pairs with R1 -> R2; seq before the next
+	 * update's U2 (which rewrites the slot readers use now), pairs with
+	 * the smp_rmb() of R4.
+	 */
+	raw_write_seqcount_latch(&rb_latch.seq);
+}
+
+/*
+ * Move the current slot's line to now, with the multiplier of now, into
+ * the other slot. Caller: the mutex. IRQs are off from the count to the
+ * publication, which keeps short the window in which a reader may read
+ * the old slot at a count past the new anchor (it matters only when
+ * mult changes: see the top).
+ */
 static void rb_latch_update(void)
 {
-	unsigned long seq = rb_latch.seq;
-	struct rb_time_info *cur = &rb_latch.slot[seq & 1];
-	struct rb_time_info *next = &rb_latch.slot[(seq + 1) & 1];
-	u64 now = get_cycles();
+	unsigned int seq = raw_read_seqcount_latch(&rb_latch.seq);
+	const struct rb_time_info *cur = &rb_latch.slot[seq & 1];
+	unsigned long flags;
+	u64 now, ns;
+	u32 frac;
 
-	next->ns = rb_latch_ns(cur, now);
-	next->cycles = now;
-	next->mult = rb_latch_mult();
-	next->shift = RB_LATCH_SHIFT;
-	/* Slot contents before the new sequence: pairs with the reader's smp_rmb(). */
-	smp_wmb();
-	WRITE_ONCE(rb_latch.seq, seq + 1);
+	local_irq_save(flags);
+	/*
+	 * U1: the last update's seq++ visible to all before this anchor's
+	 * count, pairs with R1 of a reader that falls back to F.
+	 */
+	smp_mb();
+	now = rb_latch_counter();
+	/* On a CPU whose TSC lags the last updater's: keep the anchor. */
+	if (now < cur->cycles)
+		now = cur->cycles;
+	ns = cur->ns + rb_latch_scale(now - cur->cycles, cur->mult, cur->frac, &frac);
+	rb_latch_publish(now, ns, frac, rb_latch_mult());
+	local_irq_restore(flags);
 }
 
 static void rb_latch_work_fn(struct work_struct *work)
@@ -108,30 +244,39 @@ static void rb_latch_work_fn(struct work_struct *work)
 /**
  * rbt_latch_clock - read the latch clock
  *
- * Lock-free and wait-free in practice: see the top of this file. NMI-safe.
+ * Lock-free and wait-free: at most three tries, then the current slot's
+ * time (see the top of this file). NMI-safe. Per CPU it never goes
+ * back; across CPUs it is ordered within their TSC skew.
  *
  * Return: nanoseconds since the clock was first started.
  */
 u64 rbt_latch_clock(void)
 {
+	const struct rb_time_info *slot;
 	struct rb_time_info t;
-	unsigned long seq;
+	unsigned int seq;
 	u64 now;
 	int i;
 
 	for (i = 0; i < RB_LATCH_READ_TRIES; i++) {
-		seq = READ_ONCE(rb_latch.seq);
-		/* seq before the slot: pairs with the updater's smp_wmb(). */
-		smp_rmb();
-		t = rb_latch.slot[seq & 1];
-		now = get_cycles();
-		/* The slot before the re-check of seq: same pairing. */
-		smp_rmb();
-		if (READ_ONCE(rb_latch.seq) == seq)
-			return rb_latch_ns(&t, now);
+		/*R1*/
+		seq = raw_read_seqcount_latch(&rb_latch.seq);
+		/*R2: the slot, by an address dependency on seq (U3's first smp_wmb()) */
+		slot = &rb_latch.slot[seq & 1];
+		t.cycles = READ_ONCE(slot->cycles);
+		t.ns = READ_ONCE(slot->ns);
+		t.frac = READ_ONCE(slot->frac);
+		t.mult = READ_ONCE(slot->mult);
+		/*R3: after R1 and R2 */
+		now = rb_latch_counter();
+		rb_latch_hook(RBT_LATCH_HOOK_READ);
+		/*R4: smp_rmb(), then seq again; pairs with U3's second smp_wmb() */
+		if (!raw_read_seqcount_latch_retry(&rb_latch.seq, seq))
+			return rb_latch_ns(&t, now);	/*R5*/
 	}
-	/* Stalled across updates three times in a row: see the top. */
-	return ktime_get_mono_fast_ns();
+	/*F: three updates overtook this reader; see the top. */
+	seq = raw_read_seqcount_latch(&rb_latch.seq);
+	return READ_ONCE(rb_latch.slot[seq & 1].ns);
 }
 EXPORT_SYMBOL_GPL(rbt_latch_clock);
 
@@ -146,6 +291,25 @@ void rbt_latch_update(void)
 	mutex_unlock(&rb_latch_mutex);
 }
 EXPORT_SYMBOL_GPL(rbt_latch_update);
+
+/**
+ * rbt_latch_inject - publish a slot of the caller's choosing (tests only)
+ * @cycles: the slot's anchor
+ * @ns: its time
+ *
+ * The rate stays that of tsc_khz. The next update continues from it.
+ */
+void rbt_latch_inject(u64 cycles, u64 ns)
+{
+	unsigned long flags;
+
+	mutex_lock(&rb_latch_mutex);
+	local_irq_save(flags);
+	rb_latch_publish(cycles, ns, 0, rb_latch_mult());
+	local_irq_restore(flags);
+	mutex_unlock(&rb_latch_mutex);
+}
+EXPORT_SYMBOL_GPL(rbt_latch_inject);
 #endif
 
 static atomic64_t rb_counter = ATOMIC64_INIT(0);
@@ -245,12 +409,11 @@ void rb_clock_init(void)
 {
 	struct rb_time_info *t = &rb_latch.slot[0];
 
-	t->cycles = get_cycles();
+	t->cycles = rb_latch_counter();
 	t->ns = ktime_get_mono_fast_ns();
+	t->frac = 0;
 	t->mult = rb_latch_mult();
-	t->shift = RB_LATCH_SHIFT;
 	rb_latch.slot[1] = *t;
-	rb_latch.seq = 0;
 }
 
 /**

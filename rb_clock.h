@@ -16,8 +16,16 @@ const struct rbt_clock *rb_clock_of(u64 (*read)(void));
 void rb_clock_init(void);
 void rb_clock_exit(void);
 
+/* Test hook points of the latch clock; the calls compile out of normal builds. */
+enum rbt_latch_hook_point {
+	RBT_LATCH_HOOK_READ,	/* reader: slot and cycles read, seq not re-checked */
+	RBT_LATCH_HOOK_PUBLISH,	/* updater: next slot written, not published */
+};
+
 #ifdef RBTRACE_TEST_HOOKS
+extern void (*rbt_latch_hook)(int point);
 void rbt_latch_update(void);
+void rbt_latch_inject(u64 cycles, u64 ns);
 #endif
 
 #endif /* _RB_CLOCK_H */

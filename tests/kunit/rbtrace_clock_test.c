@@ -4,14 +4,22 @@
  *
  *  - Every clock stamps events that never go back in buffer order on a
  *    CPU, with writers nested in hard IRQ and NMI.
- *  - The latch clock never goes backwards while an updater on one CPU
- *    races readers in task context and NMI on another.
+ *  - The latch clock never goes backwards (per CPU) nor jumps forward
+ *    while an updater on one CPU races readers in task context and NMI
+ *    on the others, and a read that has seen another CPU's is not
+ *    earlier than it.
+ *  - Latch corner cases with injected slots and hooks: a slot ahead of
+ *    the counter (negative delta) counts as no time; a reader overtaken
+ *    by updates in every try gives up after a bounded number of tries
+ *    and stays on the clock's timeline; an NMI that interrupts the
+ *    updater reads in one try.
  *  - "global" is ordered across CPUs: a value read after another CPU's
  *    read (ordered by a handoff) is not smaller.
  */
 #include <kunit/test.h>
 #include <linux/kthread.h>
 #include <linux/delay.h>
+#include <linux/timex.h>
 #include "rbt_kunit.h"
 #include "rb_clock.h"
 
@@ -85,75 +93,334 @@ static void rbtrace_clock_by_name(struct kunit *test)
 
 /* ---- the latch clock against its updater ----------------------------- */
 
+#define LATCH_RACE_NS	(3 * NSEC_PER_SEC)
+/* A read may come later than the last by its own elapsed time plus this. */
+#define LATCH_JUMP_NS	NSEC_PER_SEC
+/*
+ * Across CPUs the latch clock is ordered within the TSC skew between
+ * them (rbtrace.rst, Clocks); QEMU's vCPUs read one host clock.
+ */
+#define LATCH_SKEW_NS	1000
+
+struct latch_race;
+
+/* One reading CPU: the task there and the NMIs it raises share @last. */
+struct latch_reader {
+	struct latch_race *race;
+	u64 last, last_mono;
+	unsigned long reads, back, jumps, behind;
+	u64 max_back, max_jump, max_behind;
+	int cpu;
+};
+
 struct latch_race {
 	bool stop;
 	unsigned long updates;
-	u64 last_task;
-	u64 last_nmi;
-	unsigned long backwards;
-	unsigned long reads;
+	u64 upd_last;		/* the updater's read after its latest update */
+	struct latch_reader *rd;	/* per CPU */
 };
 
+/* One read on @rd's CPU, judged against the one before and the updater's. */
+static void latch_check(struct latch_reader *rd)
+{
+	/* Pairs with the updater's release: its read before this one. */
+	u64 upd = smp_load_acquire(&rd->race->upd_last);
+	u64 mono = ktime_get_mono_fast_ns();
+	u64 now = rbt_latch_clock();
+
+	if (rd->reads && now < rd->last) {
+		rd->back++;
+		rd->max_back = max(rd->max_back, rd->last - now);
+	} else if (rd->reads && now - rd->last > mono - rd->last_mono + LATCH_JUMP_NS) {
+		rd->jumps++;
+		rd->max_jump = max(rd->max_jump, now - rd->last);
+	}
+	/* Read after the updater's read was seen: not earlier than it. */
+	if (now + LATCH_SKEW_NS < upd) {
+		rd->behind++;
+		rd->max_behind = max(rd->max_behind, upd - now);
+	}
+	rd->last = now;
+	rd->last_mono = mono;
+	rd->reads++;
+}
+
+static void latch_check_nmi(void *arg)
+{
+	latch_check(arg);
+}
+
+/*
+ * A reader stalled in its read: every other read of each reader spends
+ * 3 us between reading the slot and re-checking the sequence, so that
+ * updates overtake it (under TCG, vCPUs time-sliced on a busy host
+ * almost never overlap a read of nanoseconds otherwise).
+ */
+static DEFINE_PER_CPU(bool, latch_stall);
+
+static void latch_hook_stall(int point)
+{
+	if (point == RBT_LATCH_HOOK_READ && this_cpu_read(latch_stall))
+		ndelay(3000);
+}
+
+/*
+ * Put the latch clock 10 s ahead of the monotonic clock, never back. The
+ * two drift apart anyway (the latch clock runs at tsc_khz, the monotonic
+ * one at the NTP-corrected clocksource rate: 50 ppm is 4 s a day); this
+ * makes a switch of timeline plain. It stays ahead.
+ */
+static void latch_ahead_of_mono(void)
+{
+	u64 target = ktime_get_mono_fast_ns() + 10 * NSEC_PER_SEC;
+
+	if (rbt_latch_clock() < target)
+		rbt_latch_inject(get_cycles(), target);
+}
+
+/* Updates back to back, each followed by a read the readers compare with. */
 static int latch_updater(void *arg)
 {
 	struct latch_race *r = arg;
+	unsigned long n = 0;
 
 	while (!READ_ONCE(r->stop)) {
 		rbt_latch_update();
-		r->updates++;
-		cond_resched();
+		/* Pairs with latch_check()'s acquire. */
+		smp_store_release(&r->upd_last, rbt_latch_clock());
+		WRITE_ONCE(r->updates, ++n);
+		if (!(n & 63))
+			cond_resched();
 	}
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
 	return 0;
 }
 
-static void latch_read_nmi(void *arg)
+static int latch_reader_fn(void *arg)
 {
-	struct latch_race *r = arg;
-	u64 now = rbt_latch_clock();
+	struct latch_reader *rd = arg;
 
-	if (now < r->last_nmi || now < r->last_task)
-		r->backwards++;
-	r->last_nmi = now;
-	r->reads++;
+	while (!READ_ONCE(rd->race->stop)) {
+		this_cpu_write(latch_stall, rd->reads & 1);
+		latch_check(rd);
+		this_cpu_write(latch_stall, false);
+		if (!(rd->reads & 1023))
+			cond_resched();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
 }
 
+/*
+ * An updater forcing slot updates back to back on one CPU; readers on
+ * every other CPU (this task, with an NMI read every 256 reads, and a
+ * thread on each further CPU) for LATCH_RACE_NS, every other read
+ * stalled (latch_hook_stall()). Per CPU no read is
+ * earlier than the one before or later than it by more than the time
+ * between them plus a second; no read is earlier than the updater's
+ * read that it has seen.
+ */
 static void rbtrace_clock_latch_vs_updater(struct kunit *test)
 {
+	struct task_struct **threads;
 	struct latch_race r = {};
-	struct task_struct *t;
-	int cpu, other, i;
-	u64 now, deadline;
+	struct latch_reader *me;
+	int cpu, upd_cpu, c;
+	u64 deadline;
 
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two CPUs");
+	r.rd = kunit_kcalloc(test, nr_cpu_ids, sizeof(*r.rd), GFP_KERNEL);
+	threads = kunit_kcalloc(test, nr_cpu_ids, sizeof(*threads), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.rd);
+	KUNIT_ASSERT_NOT_NULL(test, threads);
 	cpu = rbt_kunit_pin(test);
-	other = cpumask_any_but(cpu_online_mask, cpu);
-	t = kthread_create_on_cpu(latch_updater, &r, other, "rbt_latch_upd");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	wake_up_process(t);
+	upd_cpu = cpumask_any_but(cpu_online_mask, cpu);
+	for_each_online_cpu(c) {
+		r.rd[c].race = &r;
+		r.rd[c].cpu = c;
+	}
+	threads[upd_cpu] = kthread_create_on_cpu(latch_updater, &r, upd_cpu, "rbt_latch_upd");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(threads[upd_cpu]));
+	for_each_online_cpu(c) {
+		if (c == cpu || c == upd_cpu)
+			continue;
+		threads[c] = kthread_create_on_cpu(latch_reader_fn, &r.rd[c], c, "rbt_latch_rd/%u");
+		if (IS_ERR(threads[c]))
+			threads[c] = NULL;
+	}
 
-	/* Read until the updater has switched slots many times (3 s at most). */
-	deadline = ktime_get_mono_fast_ns() + 3 * NSEC_PER_SEC;
-	for (i = 0; READ_ONCE(r.updates) < 500 && ktime_get_mono_fast_ns() < deadline; i++) {
-		now = rbt_latch_clock();
-		if (now < r.last_task || now < r.last_nmi)
-			r.backwards++;
-		r.last_task = now;
-		r.reads++;
-		if (i % 200 == 0)
-			KUNIT_ASSERT_EQ(test, rbt_nest(RBT_NEST_NMI, latch_read_nmi, &r), 0);
-		if (i % 1000 == 0)
+	me = &r.rd[cpu];
+	latch_ahead_of_mono();
+	WRITE_ONCE(rbt_latch_hook, latch_hook_stall);
+	for_each_online_cpu(c)
+		if (threads[c])
+			wake_up_process(threads[c]);
+	deadline = ktime_get_mono_fast_ns() + LATCH_RACE_NS;
+	while (ktime_get_mono_fast_ns() < deadline) {
+		int rc;
+
+		this_cpu_write(latch_stall, me->reads & 1);
+		latch_check(me);
+		this_cpu_write(latch_stall, false);
+		/* No assertion here: the threads must be stopped first. */
+		rc = me->reads & 255 ? 0 : rbt_nest(RBT_NEST_NMI, latch_check_nmi, me);
+		KUNIT_EXPECT_EQ(test, rc, 0);
+		if (rc)
+			break;
+		if (!(me->reads & 1023))
 			cond_resched();
 	}
 	WRITE_ONCE(r.stop, true);
-	kthread_stop(t);
+	WRITE_ONCE(rbt_latch_hook, NULL);
+	for_each_online_cpu(c)
+		if (threads[c])
+			kthread_stop(threads[c]);
 
-	KUNIT_EXPECT_EQ(test, r.backwards, 0UL);
-	KUNIT_EXPECT_GE(test, r.updates, 500UL);
-	/* One NMI read every 200 task reads, all counted. */
-	KUNIT_EXPECT_EQ(test, r.reads, (unsigned long)i + (i + 199) / 200);
+	kunit_info(test, "%lu updates", r.updates);
+	for_each_online_cpu(c) {
+		struct latch_reader *rd = &r.rd[c];
+
+		if (!rd->reads)
+			continue;
+		kunit_info(test, "cpu%d: %lu reads, %lu back (max %llu ns), %lu jumps (max %llu ns), %lu behind the updater (max %llu ns)",
+			   c, rd->reads, rd->back, rd->max_back, rd->jumps, rd->max_jump,
+			   rd->behind, rd->max_behind);
+		KUNIT_EXPECT_EQ_MSG(test, rd->back, 0UL, "cpu%d: steps back", c);
+		KUNIT_EXPECT_EQ_MSG(test, rd->jumps, 0UL, "cpu%d: steps forward", c);
+		KUNIT_EXPECT_EQ_MSG(test, rd->behind, 0UL, "cpu%d: behind the updater", c);
+	}
+	KUNIT_EXPECT_GE(test, r.updates, 1000UL);
+	KUNIT_EXPECT_GE(test, me->reads, 1000UL);
+}
+
+/* Cycles per 100 ms, the most a TSC could lag another's here. */
+static u64 latch_cycles_100ms(void)
+{
+	return (u64)(tsc_khz ? tsc_khz : 1000000) * 100;
+}
+
+/*
+ * A slot whose cycle count is ahead of this CPU's counter (written by an
+ * updater whose TSC leads this one's, or read by an RDTSC that ran before
+ * the loads of the slot): the delta is negative and must count as 0, not
+ * as 2^64 cycles.
+ */
+static void rbtrace_clock_latch_negative_delta(struct kunit *test)
+{
+	u64 m0 = ktime_get_mono_fast_ns();
+	u64 v0 = rbt_latch_clock();
+	u64 v1, v2;
+
+	rbt_latch_inject(get_cycles() + latch_cycles_100ms(), v0);
+	v1 = rbt_latch_clock();
+	v2 = rbt_latch_clock();
+	/* Back on the clock's line, from where it stood. */
+	rbt_latch_inject(get_cycles(), v0 + (ktime_get_mono_fast_ns() - m0));
+	KUNIT_EXPECT_GE(test, v1, v0);
+	KUNIT_EXPECT_LE_MSG(test, v1, v0 + LATCH_JUMP_NS, "%llu ns ahead", v1 - v0);
+	KUNIT_EXPECT_GE(test, v2, v1);
+	KUNIT_EXPECT_LE(test, v2, v0 + LATCH_JUMP_NS);
+}
+
+/* What the latch hooks do, for one task. */
+static struct latch_hook_ctx {
+	struct task_struct *task;
+	unsigned int reads;	/* tries by the task */
+	unsigned int nmi_reads;	/* tries in NMI */
+	bool nested;
+	int nest_rc;
+	u64 nmi_val;
+} latch_hook_ctx;
+
+/* Every try of the task's read sees an update: the sequence moves. */
+static void latch_hook_miss(int point)
+{
+	struct latch_hook_ctx *c = &latch_hook_ctx;
+
+	if (point != RBT_LATCH_HOOK_READ || !in_task() || current != c->task)
+		return;
+	c->reads++;
+	rbt_latch_update();
+}
+
+/*
+ * A reader stalled across updates (here: one update in every try) tries
+ * a bounded number of times and then returns a time on the clock's own
+ * line, not the monotonic clock's (latch_ahead_of_mono()).
+ */
+static void rbtrace_clock_latch_fallback(struct kunit *test)
+{
+	struct latch_hook_ctx *c = &latch_hook_ctx;
+	u64 v1, v2, v3;
+
+	latch_ahead_of_mono();
+	v1 = rbt_latch_clock();
+	memset(c, 0, sizeof(*c));
+	c->task = current;
+	WRITE_ONCE(rbt_latch_hook, latch_hook_miss);
+	v2 = rbt_latch_clock();
+	WRITE_ONCE(rbt_latch_hook, NULL);
+	v3 = rbt_latch_clock();
+
+	KUNIT_EXPECT_GE(test, c->reads, 1U);
+	KUNIT_EXPECT_LE(test, c->reads, 3U);
+	KUNIT_EXPECT_GE_MSG(test, v2, v1, "%lld ns back", (s64)(v1 - v2));
+	KUNIT_EXPECT_LE(test, v2, v1 + LATCH_JUMP_NS);
+	KUNIT_EXPECT_GE_MSG(test, v3, v2, "%lld ns back", (s64)(v2 - v3));
+	KUNIT_EXPECT_LE(test, v3, v2 + LATCH_JUMP_NS);
+}
+
+static void latch_nmi_read(void *arg)
+{
+	struct latch_hook_ctx *c = arg;
+
+	c->nmi_val = rbt_latch_clock();
+}
+
+/* In the updater's window, an NMI on its CPU reads the clock. */
+static void latch_hook_nmi(int point)
+{
+	struct latch_hook_ctx *c = &latch_hook_ctx;
+
+	if (point == RBT_LATCH_HOOK_READ) {
+		if (in_nmi())
+			c->nmi_reads++;
+		return;
+	}
+	if (in_task() && current == c->task && !c->nested) {
+		c->nested = true;
+		c->nest_rc = rbt_nest(RBT_NEST_NMI, latch_nmi_read, c);
+	}
+}
+
+/*
+ * An NMI that interrupts the updater between its slot writes and the
+ * publication reads the slot the updater is not writing: one try, no
+ * spin, a time between the reads before and after the update.
+ */
+static void rbtrace_clock_latch_nmi_in_update(struct kunit *test)
+{
+	struct latch_hook_ctx *c = &latch_hook_ctx;
+	u64 v0, v1;
+
+	rbt_kunit_pin(test);
+	memset(c, 0, sizeof(*c));
+	c->task = current;
+	v0 = rbt_latch_clock();
+	WRITE_ONCE(rbt_latch_hook, latch_hook_nmi);
+	rbt_latch_update();
+	WRITE_ONCE(rbt_latch_hook, NULL);
+	v1 = rbt_latch_clock();
+
+	KUNIT_ASSERT_TRUE(test, c->nested);
+	KUNIT_ASSERT_EQ(test, c->nest_rc, 0);
+	KUNIT_EXPECT_EQ(test, c->nmi_reads, 1U);
+	KUNIT_EXPECT_GE(test, c->nmi_val, v0);
+	KUNIT_EXPECT_LE(test, c->nmi_val, v1);
+	KUNIT_EXPECT_LE(test, v1, v0 + LATCH_JUMP_NS);
 }
 
 /* The latch clock runs at the rate of the monotonic clock (within 1%). */
@@ -247,7 +514,10 @@ static void rbtrace_clock_suite_exit(struct kunit_suite *suite)
 static struct kunit_case rbtrace_clock_cases[] = {
 	KUNIT_CASE(rbtrace_clock_by_name),
 	KUNIT_CASE(rbtrace_clock_monotonic_nested),
-	KUNIT_CASE(rbtrace_clock_latch_vs_updater),
+	KUNIT_CASE(rbtrace_clock_latch_negative_delta),
+	KUNIT_CASE(rbtrace_clock_latch_fallback),
+	KUNIT_CASE(rbtrace_clock_latch_nmi_in_update),
+	KUNIT_CASE_SLOW(rbtrace_clock_latch_vs_updater),
 	KUNIT_CASE(rbtrace_clock_latch_rate),
 	KUNIT_CASE(rbtrace_clock_global_ordered),
 	{}
