@@ -125,7 +125,9 @@ static int rb_map_vma(struct rb_cpu_buffer *cpu_buffer, struct vm_area_struct *v
 	if (pgoff >= nr_pages || !vma_pages(vma) || vma_pages(vma) > nr_pages - pgoff)
 		return -EINVAL;
 	nr_pages = vma_pages(vma);
-	rb_vma_flags_mod(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
+	/* Nor by mprotect() later: its contents are steered by trace_marker. */
+	rb_vma_flags_mod(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
+			 VM_MAYWRITE | VM_MAYEXEC);
 
 	pages = kcalloc(nr_pages, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
