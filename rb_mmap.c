@@ -10,8 +10,11 @@
  *    page 0, then the ring in order from the head. The id belongs to the
  *    page descriptor and travels with it through reader swaps, so that
  *    reader.id always names the page user space may read;
- *  - rbt_read_page() copies instead of swapping a data page out;
- *  - rbt_resize() refuses with -EBUSY.
+ *  - the mapping is the CPU's only consumer: rbt_read_page() (read and
+ *    splice of trace_pipe_raw, on any descriptor) refuses with -EBUSY,
+ *    so that no swap puts the page GET_READER handed out back into the
+ *    ring, nor swaps a data page out of it;
+ *  - rbt_resize() and rbt_set_subbuf_order() refuse with -EBUSY.
  *
  * Locking: mapping_lock serialises map, unmap and the meta page's users;
  * the first map and the last unmap also take buffer->mutex, which resize
@@ -205,7 +208,8 @@ out:
  *       (the meta page counts as one), within the ring
  *
  * Called from a file's mmap(). While any mapping of the CPU exists its
- * pages stay in place: rbt_resize() refuses and rbt_read_page() copies.
+ * pages stay in place and the mapping is the CPU's only consumer through
+ * read pages: rbt_resize() and rbt_read_page() refuse.
  * Each VMA must be matched by one rbt_unmap() (from vm_ops->close) and a
  * duplicated VMA announced with rbt_map_dup() (from vm_ops->open).
  *

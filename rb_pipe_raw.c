@@ -14,7 +14,9 @@
  *    blocked on this file, which then return 0 (end of data);
  *  - mmap() maps the CPU's ring read-only, in tracefs's layout, and
  *    ioctl(fd, RBT_MMAP_IOCTL_GET_READER) hands out its next reader page
- *    (rb_mmap.c, rbtrace_mmap.h).
+ *    (rb_mmap.c, rbtrace_mmap.h). The mapping is then the CPU's only
+ *    consumer: read() and splice() fail with -EBUSY on every descriptor
+ *    (rbt_read_page()) until the last munmap().
  *
  * Pages given to a pipe hold only a page reference: the pipe frees them
  * with put_page() through the kernel's own pipe_buf_operations, so no
