@@ -20,7 +20,8 @@
  * the first map and the last unmap also take buffer->mutex, which resize
  * holds, so that user_mapped never changes under a resize. The reader
  * swap itself stays lockless against writers (rb_reader.c); ids are
- * assigned under reader_lock and the swap lock, with no swap in flight.
+ * assigned under reader_lock and the swap lock, with no swap in flight,
+ * and user_mapped is set in the same section (rb_map_first()).
  *
  * Lifetime: a VMA holds its file, the file holds the module (.owner), so
  * rmmod waits for the last munmap(); vm_insert_pages() takes a reference
@@ -176,20 +177,27 @@ static int rb_map_first(struct rb_cpu_buffer *cpu_buffer, struct vm_area_struct 
 	if (!ids)
 		goto out_meta;
 
+	/*
+	 * The ids and user_mapped in one locked section: from here no
+	 * reader swaps a page out of the ring (rbt_read_page() refuses),
+	 * so the ids stay true while rb_map_vma() sleeps. Until it is
+	 * done the 1 counts a mapping in progress: only this path can see
+	 * it, the others that count mappings take mapping_lock, and those
+	 * that only test it (resize, rbt_read_page()) must refuse already.
+	 */
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	arch_spin_lock(&cpu_buffer->lock);
 	rb_setup_ids(cpu_buffer, ids);
+	cpu_buffer->user_mapped = 1;
 	arch_spin_unlock(&cpu_buffer->lock);
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 
 	err = rb_map_vma(cpu_buffer, vma);
-	if (!err) {
-		/* From here rbt_read_page() copies and resize refuses. */
-		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
-		cpu_buffer->user_mapped = 1;
-		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	if (!err)
 		goto out;
-	}
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	cpu_buffer->user_mapped = 0;
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 	kfree(ids);
 	cpu_buffer->subbuf_ids = NULL;
 out_meta:
