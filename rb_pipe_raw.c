@@ -291,10 +291,17 @@ static void rb_raw_vm_open(struct vm_area_struct *vma)
 	rbt_map_dup(rb_fs_buffer, it->cpu);
 }
 
+/*
+ * The ptes hold no page references (VM_PFNMAP, rb_mmap.c): they go first,
+ * then the last rbt_unmap() may let the pages go. munmap() and exit zap
+ * them before ->close already, the error path of an older mmap_region()
+ * after ->mmap did not: this makes the order certain.
+ */
 static void rb_raw_vm_close(struct vm_area_struct *vma)
 {
 	struct rb_raw_iter *it = vma->vm_file->private_data;
 
+	zap_vma_ptes(vma, vma->vm_start, vma->vm_end - vma->vm_start);
 	WARN_ON_ONCE(rbt_unmap(rb_fs_buffer, it->cpu));
 }
 
