@@ -10,18 +10,25 @@
  *    page 0, then the ring in order from the head. The id belongs to the
  *    page descriptor and travels with it through reader swaps, so that
  *    reader.id always names the page user space may read;
- *  - rbt_read_page() copies instead of swapping a data page out;
- *  - rbt_resize() refuses with -EBUSY.
+ *  - the mapping is the CPU's only consumer: rbt_read_page() (read and
+ *    splice of trace_pipe_raw, on any descriptor) refuses with -EBUSY,
+ *    so that no swap puts the page GET_READER handed out back into the
+ *    ring, nor swaps a data page out of it;
+ *  - rbt_resize() and rbt_set_subbuf_order() refuse with -EBUSY.
  *
  * Locking: mapping_lock serialises map, unmap and the meta page's users;
  * the first map and the last unmap also take buffer->mutex, which resize
  * holds, so that user_mapped never changes under a resize. The reader
  * swap itself stays lockless against writers (rb_reader.c); ids are
- * assigned under reader_lock and the swap lock, with no swap in flight.
+ * assigned under reader_lock and the swap lock, with no swap in flight,
+ * and user_mapped is set in the same section (rb_map_first()).
  *
  * Lifetime: a VMA holds its file, the file holds the module (.owner), so
- * rmmod waits for the last munmap(); vm_insert_pages() takes a reference
- * on every page, so a page outlives neither its mapping nor the buffer.
+ * rmmod waits for the last munmap(). The VMA is VM_PFNMAP (rb_map_vma()):
+ * its ptes hold no page references. A page stays because nothing frees
+ * or swaps out a page of the ring while user_mapped > 0 (above), and
+ * user_mapped drops to 0 in the last rbt_unmap(), from vm_ops->close
+ * once the VMA's ptes are gone; the meta page is freed there too.
  */
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -103,18 +110,34 @@ out:
 	rb_map_update_meta(cpu_buffer);
 }
 
+/* Map @nr pages of one physically contiguous block, from @page, at @addr. */
+static int rb_map_block(struct vm_area_struct *vma, unsigned long addr,
+			struct page *page, unsigned long nr)
+{
+	return remap_pfn_range(vma, addr, page_to_pfn(page), nr << PAGE_SHIFT,
+			       vma->vm_page_prot);
+}
+
 /*
- * Insert the pages of @vma: the meta page (then zero pages up to one
+ * Map the pages of @vma: the meta page (then zero pages up to one
  * sub-buffer) at offset 0, then the sub-buffers in id order.
+ *
+ * remap_pfn_range() makes the VMA VM_IO | VM_PFNMAP and its ptes special:
+ * no struct page of it is looked at by the mm. madvise()'s LRU advice
+ * (MADV_COLD and MADV_PAGEOUT: can_madv_lru_vma()) and MADV_DONTNEED,
+ * MADV_FREE and MADV_DOFORK are refused with -EINVAL, get_user_pages()
+ * with -EFAULT. With vm_insert_pages() the sub-buffers were compound
+ * pages the LRU walk tries to split when advised in part, and on a
+ * kernel without THP that split "succeeds" without splitting: the walk
+ * retried the same pte forever, deaf to SIGKILL.
  */
 static int rb_map_vma(struct rb_cpu_buffer *cpu_buffer, struct vm_area_struct *vma)
 {
 	unsigned int order = cpu_buffer->buffer->subbuf_order;
 	unsigned long subbuf_pages = 1UL << order, pgoff = vma->vm_pgoff;
 	unsigned long nr_subbufs = cpu_buffer->nr_pages + 1;
-	unsigned long nr_pages, p = 0, s = 0, off;
-	struct page **pages;
-	int err;
+	unsigned long addr = vma->vm_start, nr_pages, s = 0, n;
+	int err = 0;
 
 	/* Read-only and shared; never writable or executable later. */
 	if ((vma->vm_flags & (VM_WRITE | VM_EXEC)) || !(vma->vm_flags & VM_MAYSHARE))
@@ -124,35 +147,33 @@ static int rb_map_vma(struct rb_cpu_buffer *cpu_buffer, struct vm_area_struct *v
 	nr_pages = (nr_subbufs + 1) << order;	/* + the meta "sub-buffer" */
 	if (pgoff >= nr_pages || !vma_pages(vma) || vma_pages(vma) > nr_pages - pgoff)
 		return -EINVAL;
-	nr_pages = vma_pages(vma);
-	rb_vma_flags_mod(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
+	/* Nor by mprotect() later: its contents are steered by trace_marker. */
+	rb_vma_flags_mod(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
+			 VM_MAYWRITE | VM_MAYEXEC);
 
-	pages = kcalloc(nr_pages, sizeof(*pages), GFP_KERNEL);
-	if (!pages)
-		return -ENOMEM;
 	if (!pgoff) {
-		pages[p++] = virt_to_page(cpu_buffer->meta_page);
-		while (p < subbuf_pages && p < nr_pages) {
-			pages[p] = ZERO_PAGE(vma->vm_start + PAGE_SIZE * p);
-			p++;
+		err = rb_map_block(vma, addr, virt_to_page(cpu_buffer->meta_page), 1);
+		addr += PAGE_SIZE;
+		for (n = 1; !err && n < subbuf_pages && addr < vma->vm_end; n++) {
+			err = rb_map_block(vma, addr, ZERO_PAGE(addr), 1);
+			addr += PAGE_SIZE;
 		}
 	} else {
 		s = pgoff / subbuf_pages - 1;
 	}
-	while (p < nr_pages) {
-		struct page *page;
-
+	while (!err && addr < vma->vm_end) {
 		if (RB_WARN_ON(cpu_buffer, s >= nr_subbufs)) {
 			err = -EINVAL;
-			goto out;
+			break;
 		}
-		page = virt_to_page((void *)cpu_buffer->subbuf_ids[s++]);
-		for (off = 0; off < subbuf_pages && p < nr_pages; off++)
-			pages[p++] = page + off;
+		n = min(subbuf_pages, (vma->vm_end - addr) >> PAGE_SHIFT);
+		err = rb_map_block(vma, addr,
+				   virt_to_page((void *)cpu_buffer->subbuf_ids[s++]), n);
+		addr += n << PAGE_SHIFT;
 	}
-	err = vm_insert_pages(vma, vma->vm_start, pages, &nr_pages);
-out:
-	kfree(pages);
+	/* No pte of a failed mapping may outlive the pages we free then. */
+	if (err)
+		zap_vma_ptes(vma, vma->vm_start, vma->vm_end - vma->vm_start);
 	return err;
 }
 
@@ -171,20 +192,27 @@ static int rb_map_first(struct rb_cpu_buffer *cpu_buffer, struct vm_area_struct 
 	if (!ids)
 		goto out_meta;
 
+	/*
+	 * The ids and user_mapped in one locked section: from here no
+	 * reader swaps a page out of the ring (rbt_read_page() refuses),
+	 * so the ids stay true while rb_map_vma() sleeps. Until it is
+	 * done the 1 counts a mapping in progress: only this path can see
+	 * it, the others that count mappings take mapping_lock, and those
+	 * that only test it (resize, rbt_read_page()) must refuse already.
+	 */
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	arch_spin_lock(&cpu_buffer->lock);
 	rb_setup_ids(cpu_buffer, ids);
+	cpu_buffer->user_mapped = 1;
 	arch_spin_unlock(&cpu_buffer->lock);
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 
 	err = rb_map_vma(cpu_buffer, vma);
-	if (!err) {
-		/* From here rbt_read_page() copies and resize refuses. */
-		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
-		cpu_buffer->user_mapped = 1;
-		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	if (!err)
 		goto out;
-	}
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	cpu_buffer->user_mapped = 0;
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 	kfree(ids);
 	cpu_buffer->subbuf_ids = NULL;
 out_meta:
@@ -203,7 +231,9 @@ out:
  *       (the meta page counts as one), within the ring
  *
  * Called from a file's mmap(). While any mapping of the CPU exists its
- * pages stay in place: rbt_resize() refuses and rbt_read_page() copies.
+ * pages stay in place and the mapping is the CPU's only consumer through
+ * read pages: rbt_resize() and rbt_read_page() refuse. The VMA becomes
+ * VM_IO | VM_PFNMAP, never writable nor executable.
  * Each VMA must be matched by one rbt_unmap() (from vm_ops->close) and a
  * duplicated VMA announced with rbt_map_dup() (from vm_ops->open).
  *
@@ -279,7 +309,9 @@ static struct rb_cpu_buffer *rb_lock_mapped(struct rbt_buffer *buffer, int cpu)
  * @buffer: the buffer
  * @cpu: the CPU
  *
- * The last one frees the meta page and lets the ring change again.
+ * The last one frees the meta page and lets the ring change again. For
+ * vm_ops->close, after zap_vma_ptes() of the whole VMA: its ptes hold no
+ * page references.
  *
  * Return: 0, -EINVAL for a bad CPU, -ENODEV when the CPU is not mapped.
  */

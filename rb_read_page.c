@@ -217,15 +217,19 @@ void rb_mark_missed(struct rbt_buffer *buffer, struct rb_data_page *bpage,
  *        the unread rest of one that a reader started
  *
  * Swaps the page out without copying when the reader page is unread, fits
- * in @len, the writer is off it and the CPU is not mapped (rbt_map());
- * otherwise copies as many whole events
+ * in @len and the writer is off it; otherwise copies as many whole events
  * as fit (unless @full). The page's commit word has RB_MISSED_EVENTS set
  * when events were lost before it, and RB_MISSED_STORED when their count
  * (an unsigned long) follows the data. Bytes after that are zero.
  *
+ * Refused while the CPU is mapped (rbt_map()): the mapping is then the
+ * CPU's only consumer, or a swap here would put the sub-buffer user space
+ * was handed back into the ring for writers to overwrite.
+ *
  * Return: the number of data bytes in the page (> 0), -EAGAIN when there
- * is nothing to read (or no full page with @full), -EINVAL for a bad CPU,
- * a page of another order, or a @len too small for one event.
+ * is nothing to read (or no full page with @full), -EBUSY while the CPU is
+ * mapped, -EINVAL for a bad CPU, a page of another order, or a @len too
+ * small for one event.
  */
 int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
 		  size_t len, int cpu, bool full)
@@ -236,7 +240,6 @@ int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
 	unsigned long missed, flags;
 	unsigned int commit, read;
 	int ret = -EAGAIN;
-	bool mapped;
 
 	if (!rb_valid_cpu(buffer, cpu) || !rpage || rpage->order != buffer->subbuf_order ||
 	    len <= RB_PAGE_HDR_SIZE)
@@ -246,6 +249,14 @@ int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
 	bpage = rpage->data;
 
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	/*
+	 * Before any swap. user_mapped goes 0 -> 1 and 1 -> 0 under
+	 * reader_lock (rb_mmap.c), the first time together with the ids.
+	 */
+	if (cpu_buffer->user_mapped) {
+		ret = -EBUSY;
+		goto out;
+	}
 	reader = rb_get_reader_page(cpu_buffer);
 	if (!reader)
 		goto out;
@@ -253,18 +264,12 @@ int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
 	commit = rb_page_size(reader);
 	missed = cpu_buffer->lost_events;
 
-	/*
-	 * A mapped ring shows its pages in place: none may leave it.
-	 * user_mapped goes 0 -> 1 and 1 -> 0 under reader_lock (rb_mmap.c).
-	 */
-	mapped = cpu_buffer->user_mapped;
-	if (mapped || read || len < commit || reader == cpu_buffer->commit_page) {
+	if (read || len < commit || reader == cpu_buffer->commit_page) {
 		/*
-		 * Copy. With @full, only a page the writer has left (or
-		 * the unread rest of one) will do, when it fits; a whole
-		 * unread page is copied only when it may not be swapped.
+		 * Copy. With @full, only the unread rest of a page that a
+		 * reader started and the writer has left, when it fits.
 		 */
-		if (full && ((!read && !mapped) || len < commit - read ||
+		if (full && (!read || len < commit - read ||
 			     reader == cpu_buffer->commit_page))
 			goto out;
 		if (len < rb_event_ts_length(rb_reader_event(cpu_buffer))) {

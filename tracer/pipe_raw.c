@@ -14,7 +14,9 @@
  *    blocked on this file, which then return 0 (end of data);
  *  - mmap() maps the CPU's ring read-only, in tracefs's layout, and
  *    ioctl(fd, RBT_MMAP_IOCTL_GET_READER) hands out its next reader page
- *    (rb_mmap.c, rbtrace_mmap.h).
+ *    (rb_mmap.c, rbtrace_mmap.h). The mapping is then the CPU's only
+ *    consumer: read() and splice() fail with -EBUSY on every descriptor
+ *    (rbt_read_page()) until the last munmap().
  *
  * Pages given to a pipe hold only a page reference: the pipe frees them
  * with put_page() through the kernel's own pipe_buf_operations, so no
@@ -290,10 +292,17 @@ static void rbtr_raw_vm_open(struct vm_area_struct *vma)
 	rbt_map_dup(it->tr->buffer, it->cpu);
 }
 
+/*
+ * The ptes hold no page references (VM_PFNMAP, rb_mmap.c): they go first,
+ * then the last rbt_unmap() may let the pages go. munmap() and exit zap
+ * them before ->close already, the error path of an older mmap_region()
+ * after ->mmap did not: this makes the order certain.
+ */
 static void rbtr_raw_vm_close(struct vm_area_struct *vma)
 {
 	struct rbtr_raw_iter *it = vma->vm_file->private_data;
 
+	zap_vma_ptes(vma, vma->vm_start, vma->vm_end - vma->vm_start);
 	WARN_ON_ONCE(rbt_unmap(it->tr->buffer, it->cpu));
 }
 

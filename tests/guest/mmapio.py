@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """mmapio.py: a user-space reader of a mapped trace_pipe_raw (ABI of
-Linux 6.10's trace_mmap.h, rbtrace_mmap.h), for test.d/raw/mmap.tc.
+Linux 6.10's trace_mmap.h, rbtrace_mmap.h), for test.d/raw/mmap.tc and
+test.d/raw/mmap-races.tc.
 
   mmapio.py meta FILE
         map the meta page; print its fields as NAME=VALUE lines
@@ -15,11 +16,41 @@ Linux 6.10's trace_mmap.h, rbtrace_mmap.h), for test.d/raw/mmap.tc.
         private, write, exec, past-end, too-long, partial-unmap
   mmapio.py hold FILE SECONDS
         map the ring and keep it for SECONDS; prints "mapped" when it is
+  mmapio.py mprotect FILE PROT
+        map the ring read-only, then mprotect() it to PROT (exec, write,
+        read); prints "ok" or the errno name
+  mmapio.py madvise FILE ADVICE
+        map the meta page and sub-buffer 0, then madvise(ADVICE: cold or
+        pageout) the first page of sub-buffer 0 only; prints "ok" or the
+        errno name, then holds the mapping until killed
+  mmapio.py race-map FILE SECONDS LAPS
+        from CPU 1, for SECONDS: map the whole ring (the CPU's first
+        mapping), hand out sub-buffers with GET_READER for LAPS laps of
+        the ring (0: four sub-buffers) or 2 s, unmap; prints "maps M
+        pages P bad B failed F" (B: pages that do not parse, F: mmap()
+        calls that failed) then "seq N" for each marker rs-N, in order
+  mmapio.py race-splice FILE MARKER SECONDS
+        from CPU 0, for SECONDS, in a tight loop: write the marker rs-N
+        (N = 1, 2, ...) to MARKER, splice FILE (non-blocking, whole
+        sub-buffers) into a pipe; prints "splices S busy B wrote N"
+        (B: refused with EBUSY) then "seq N" for each marker rs-N read,
+        in order
+  mmapio.py race-check MAPOUT SPLICEOUT
+        the outputs of race-map and race-splice: each reader's markers
+        strictly increasing, none read by both, none past the last
+        written, every page handed out parsed, every mmap() done;
+        prints "ok M S" (markers read by each) or the first fault
+  mmapio.py recycle FILE MARKER
+        map the ring, write 200 markers, GET_READER; then, holding that
+        sub-buffer, try read() and splice() on another descriptor while
+        writing the ring over several times; prints "read R splice S
+        page same|changed"
 """
 import ctypes
 import errno
 import fcntl
 import os
+import re
 import struct
 import sys
 import time
@@ -38,11 +69,26 @@ PAGE = os.sysconf('SC_PAGE_SIZE')
 
 PROT_READ, PROT_WRITE, PROT_EXEC = 1, 2, 4
 MAP_SHARED, MAP_PRIVATE = 1, 2
+MADV_COLD, MADV_PAGEOUT = 20, 21
+SPLICE_F_NONBLOCK = 2
+MARKER = '/sys/kernel/debug/rbtrace/trace_marker'
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mmap.restype = ctypes.c_void_p
 libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
                       ctypes.c_int, ctypes.c_int, ctypes.c_long)
 libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
+libc.mprotect.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+libc.splice.restype = ctypes.c_ssize_t
+libc.splice.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_int,
+                        ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint)
+
+
+def check(ret):
+    """Raise OSError for a libc call that returned -1."""
+    if ret:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e))
 
 
 def err_name(e):
@@ -174,6 +220,236 @@ def hold(path, seconds):
     ring.close()
 
 
+def ring_size(meta):
+    return meta['meta_page_size'] + meta['subbuf_size'] * meta['nr_subbufs']
+
+
+def first_meta(fd):
+    """The meta page's fields, through a mapping that is gone on return
+    (map_meta()'s stays, and keeps the CPU mapped)."""
+    m = Mapping(fd, PAGE)
+    meta = read_meta(m)
+    m.close()
+    return meta
+
+
+def page_seqs(page, start, end, prefix):
+    """The numbers N of the markers PREFIX + "N\\n" in page[start:end]."""
+    pattern = re.compile(re.escape(prefix.encode()) + rb'([0-9]+)\n')
+    out = []
+    for _, payload in events(page, start, end):
+        m = pattern.search(payload)
+        if m:
+            out.append(int(m.group(1)))
+    return out
+
+
+def do_mprotect(path, prot):
+    fd = os.open(path, os.O_RDONLY)
+    m = Mapping(fd, PAGE)
+    prots = {'exec': PROT_READ | PROT_EXEC, 'write': PROT_READ | PROT_WRITE,
+             'read': PROT_READ}
+    try:
+        # The whole VMA: a part would have to split it, which is refused.
+        check(libc.mprotect(m.addr, m.length, prots[prot]))
+        print('ok')
+    except OSError as e:
+        print(err_name(e))
+
+
+def do_madvise(path, advice):
+    fd = os.open(path, os.O_RDONLY)
+    meta = first_meta(fd)
+    ring = Mapping(fd, meta['meta_page_size'] + meta['subbuf_size'])
+    advices = {'cold': MADV_COLD, 'pageout': MADV_PAGEOUT}
+    try:
+        # One page of sub-buffer 0, which is larger than a page.
+        check(libc.madvise(ring.addr + meta['meta_page_size'], PAGE,
+                           advices[advice]))
+        print('ok', flush=True)
+    except OSError as e:
+        print(err_name(e), flush=True)
+    time.sleep(3600)                         # until killed
+
+
+def race_map(path, seconds, laps):
+    os.sched_setaffinity(0, {1})
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    size = ring_size(first_meta(fd))
+    seqs, maps, pages, bad, failed = [], 0, 0, 0, 0
+    end = time.monotonic() + float(seconds)
+    while time.monotonic() < end:
+        # The only mapping of the CPU: each is a first mapping. One that
+        # fails may have met a page the splicer had freed meanwhile.
+        try:
+            ring = Mapping(fd, size)
+        except OSError:
+            failed += 1
+            continue
+        maps += 1
+        meta = read_meta(ring)
+        last_id, last_read = meta['id'], meta['read']
+        # LAPS laps of the ring (or 2 s), for a sub-buffer whose id went
+        # stale to come round as the reader again; 0: four sub-buffers.
+        want = int(float(laps) * meta['nr_subbufs']) or 4
+        handed, stop = 0, min(end, time.monotonic() + 2)
+        while handed < want and time.monotonic() < stop:
+            fcntl.ioctl(fd, GET_READER)
+            meta = read_meta(ring)
+            if meta['id'] == last_id and meta['read'] == last_read:
+                time.sleep(0.0005)           # nothing new yet
+                continue
+            off = meta['meta_page_size'] + meta['id'] * meta['subbuf_size']
+            page = ring[off:off + meta['subbuf_size']]
+            start = last_read if meta['id'] == last_id else 0
+            try:
+                seqs += page_seqs(page, start, meta['read'], 'rs-')
+            except struct.error:
+                bad += 1                     # not the page the id names
+            handed += 1
+            last_id, last_read = meta['id'], meta['read']
+        pages += handed
+        ring.close()
+        # Every other time the splicer's turn; else the next mmap() at
+        # once, the ring full of pages a splice could take meanwhile.
+        if maps % 2:
+            time.sleep(0.02)
+    print('maps %d pages %d bad %d failed %d' % (maps, pages, bad, failed))
+    for n in seqs:
+        print('seq', n)
+
+
+def subbuf_bytes(path):
+    """A sub-buffer's size, header included, from events/header_page."""
+    top = os.path.dirname(os.path.dirname(os.path.dirname(path)))
+    with open(os.path.join(top, 'events', 'header_page')) as f:
+        for line in f:
+            if 'char data;' in line:
+                return int(line.split('size:')[1].split(';')[0]) + PAGE_HDR
+    raise ValueError('no data field in header_page')
+
+
+def read_full(fd, n):
+    data = b''
+    while len(data) < n:
+        data += os.read(fd, n - len(data))
+    return data
+
+
+def race_splice(path, marker, seconds):
+    # The CPU the mapping reader leaves alone, and the one it reads.
+    os.sched_setaffinity(0, {0})
+    sub = subbuf_bytes(path)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    mk = os.open(marker, os.O_WRONLY)
+    r, w = os.pipe()
+    data, splices, busy, tries = [], 0, 0, 0
+    end = time.monotonic() + float(seconds)
+    # As tight a loop as Python makes, to splice within a first mmap():
+    # splice(2) through ctypes (no exception for each EBUSY), the clock
+    # read now and then, the pages parsed at the end. Each turn writes
+    # the marker rs-N, N = 1, 2, ...
+    while tries & 255 or time.monotonic() < end:
+        tries += 1
+        os.write(mk, b'rs-%d\n' % tries)
+        n = libc.splice(fd, None, w, None, sub * 4, SPLICE_F_NONBLOCK)
+        if n < 0:
+            e = ctypes.get_errno()
+            if e == errno.EBUSY:
+                busy += 1
+            elif e != errno.EAGAIN:
+                raise OSError(e, os.strerror(e))
+            continue
+        if n:
+            data.append(read_full(r, n))
+            splices += 1
+    seqs = []
+    for chunk in data:
+        for pos in range(0, len(chunk), sub):
+            page = chunk[pos:pos + sub]
+            commit, = struct.unpack_from('<Q', page, 8)
+            seqs += page_seqs(page, 0, commit & (MISSED_STORED - 1), 'rs-')
+    print('splices %d busy %d wrote %d' % (splices, busy, tries))
+    for n in seqs:
+        print('seq', n)
+
+
+def race_check(map_out, splice_out):
+    """Each reader's markers strictly increasing, none read twice, none
+    past the last written: prints "ok" or the first fault found."""
+    with open(map_out) as f:
+        _, _, _, _, _, bad, _, failed = f.readline().split()
+    with open(splice_out) as f:
+        wrote = int(f.readline().split()[5])
+    if int(failed):
+        print('%s first mappings failed' % failed)
+        return
+    if int(bad):
+        print('%s sub-buffers handed out do not parse as events' % bad)
+        return
+    got = {}
+    for name, out in (('mapping', map_out), ('splice', splice_out)):
+        with open(out) as f:
+            got[name] = [int(line.split()[1]) for line in f
+                         if line.startswith('seq ')]
+        for a, b in zip(got[name], got[name][1:]):
+            if b <= a:
+                print('%s read rs-%d after rs-%d' % (name, b, a))
+                return
+    dup = set(got['mapping']) & set(got['splice'])
+    if dup:
+        print('read through both: %d markers, e.g. rs-%d' % (len(dup),
+                                                            min(dup)))
+        return
+    top = max(got['mapping'] + got['splice'] + [0])
+    if top > wrote:
+        print('rs-%d read, only %d written' % (top, wrote))
+        return
+    print('ok %d %d' % (len(got['mapping']), len(got['splice'])))
+
+
+def recycle(path, marker):
+    os.sched_setaffinity(0, {0})
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    meta = first_meta(fd)
+    ring = Mapping(fd, ring_size(meta))
+    mk = os.open(marker, os.O_WRONLY)
+    n = 0
+    for n in range(1, 201):                  # over a sub-buffer
+        os.write(mk, b'rc-%d\n' % n)
+    fcntl.ioctl(fd, GET_READER)
+    meta = read_meta(ring)
+    off = meta['meta_page_size'] + meta['id'] * meta['subbuf_size']
+    held = ring[off:off + meta['subbuf_size']]
+    if not page_seqs(held, 0, meta['read'], 'rc-'):
+        print('no markers in the sub-buffer handed out')
+        return
+    other = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    r, w = os.pipe()
+    res = {'read': set(), 'splice': set()}
+    # A consuming reader of another descriptor, and writers wrapping the
+    # ring three times over meanwhile.
+    for _ in range(3 * meta['nr_subbufs']):
+        for _ in range(200):
+            n += 1
+            os.write(mk, b'rc-%d\n' % n)
+        try:
+            os.read(other, meta['subbuf_size'])
+            res['read'].add('ok')
+        except OSError as e:
+            res['read'].add(err_name(e))
+        try:
+            read_full(r, os.splice(other, w, meta['subbuf_size'],
+                                   flags=SPLICE_F_NONBLOCK))
+            res['splice'].add('ok')
+        except OSError as e:
+            res['splice'].add(err_name(e))
+    same = ring[off:off + meta['subbuf_size']] == held
+    print('read %s splice %s page %s' % (','.join(sorted(res['read'])),
+                                         ','.join(sorted(res['splice'])),
+                                         'same' if same else 'changed'))
+
+
 def main():
     cmd, path = sys.argv[1], sys.argv[2]
     if cmd == 'meta':
@@ -186,6 +462,18 @@ def main():
         one_errno(path, sys.argv[3])
     elif cmd == 'hold':
         hold(path, sys.argv[3])
+    elif cmd == 'mprotect':
+        do_mprotect(path, sys.argv[3])
+    elif cmd == 'madvise':
+        do_madvise(path, sys.argv[3])
+    elif cmd == 'race-map':
+        race_map(path, sys.argv[3], sys.argv[4])
+    elif cmd == 'race-splice':
+        race_splice(path, sys.argv[3], sys.argv[4])
+    elif cmd == 'race-check':
+        race_check(path, sys.argv[3])
+    elif cmd == 'recycle':
+        recycle(path, sys.argv[3])
     else:
         sys.exit('mmapio.py: unknown command ' + cmd)
 
