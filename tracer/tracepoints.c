@@ -33,6 +33,7 @@
  * declarations and the table of probes below.
  */
 #include <linux/binfmts.h>
+#include <linux/build_bug.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/kernel.h>
@@ -41,6 +42,12 @@
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <asm/syscall.h>
+/* The tracepoints' declarations, for their prototypes only (see below). */
+#include <trace/events/irq.h>
+#include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
+#include <trace/events/timer.h>
+#include <trace/events/workqueue.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
 #include "trace.h"
@@ -70,9 +77,22 @@ struct rbtr_tp_event {
 /* Defined below, with the probes it names. */
 static struct rbtr_tp_event rbtr_tp_events[RBTR_TP_NR];
 
-/* The probes, declared from their events' TP_PROTO() in tp_events.h. */
+/*
+ * Each probe is declared from its event's TP_PROTO() in tp_events.h, so
+ * that its definition below must match it, and that prototype is checked
+ * against the kernel's: the tracepoint's header declares, on every kernel
+ * (6.1 and 6.12, tracepoints configured or not), a static inline
+ * register_trace_<name>() taking a probe of exactly the tracepoint's
+ * type. It is only named in typeof here, never called: no symbol of the
+ * kernel is referenced. A tracepoint whose prototype changes fails the
+ * build instead of having its arguments read wrongly (and trapping under
+ * kCFI) at run time.
+ */
 #define RBTR_TP_EVENT(name, class, system, pair, is_exit, proto)		\
 	static void notrace rbtr_probe_##name(void *data, proto);		\
+	static_assert(__same_type(&register_trace_##name,			\
+				  int (*)(typeof(rbtr_probe_##name) *, void *)), \
+		      "rbtr_probe_" #name "() is not of the tracepoint's type"); \
 	RBTR_TP_UNUSED(class, system, pair, is_exit)
 #include "tp_events.h"
 
