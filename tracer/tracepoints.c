@@ -144,14 +144,45 @@ static __always_inline u32 rbtr_tp_put_str(void *rec, unsigned int off, const ch
 }
 
 /*
- * strlen + 1, with the kernel's "(null)" for a NULL string; at most what
- * the length half of a __data_loc holds (the copy is cut there).
+ * A record whose string ends before this offset fits in any sub-buffer
+ * (a page at least), so that the probes ask the buffer for its limit only
+ * for longer ones.
  */
-static __always_inline const char *rbtr_tp_str_src(const char *str, unsigned int *n)
+#define RBTR_TP_STR_FITS	256
+
+/*
+ * The bytes of a string of @len characters kept by a record whose fixed
+ * part is @off bytes: what the largest record holds (as the marker's text
+ * is cut), at most what the length half of a __data_loc holds. A
+ * sub-buffer size changed in between only makes the reservation fail.
+ */
+static noinline notrace size_t rbtr_tp_str_cut(unsigned int off, size_t len)
 {
+	unsigned int max = rbt_max_event_size(rbtr_global_trace.buffer);
+
+	len = min_t(size_t, len, U16_MAX - 1);
+	/* The fixed part, the characters, their NUL. */
+	if (off + len + 1 > max)
+		len = max > off + 1 ? max - off - 1 : 0;
+	return len;
+}
+
+/*
+ * strlen + 1, with the kernel's "(null)" for a NULL string, for a string
+ * that follows @off bytes of a record: cut to what the record can hold.
+ */
+static __always_inline const char *rbtr_tp_str_src(const char *str, unsigned int off,
+						   unsigned int *n)
+{
+	size_t len;
+
+	BUILD_BUG_ON(PAGE_SIZE < 2 * RBTR_TP_STR_FITS);
 	if (!str)
 		str = "(null)";
-	*n = min_t(size_t, strlen(str), U16_MAX - 1) + 1;
+	len = strlen(str);
+	if (unlikely(off + len + 1 > RBTR_TP_STR_FITS))
+		len = rbtr_tp_str_cut(off, len);
+	*n = len + 1;
 	return str;
 }
 
@@ -342,7 +373,7 @@ static void notrace rbtr_probe_sched_process_exec(void *data, struct task_struct
 	const char *name;
 	unsigned int n;
 
-	name = rbtr_tp_str_src(bprm->filename, &n);
+	name = rbtr_tp_str_src(bprm->filename, off, &n);
 	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sched_process_exec].type, off + n);
 	if (!r)
 		return;
@@ -376,7 +407,7 @@ static void notrace rbtr_probe_irq_handler_entry(void *data, int irq, struct irq
 
 	if (rbtr_dur_cpu_entry(RBTR_PAIR_IRQ, irq, 0, 0))
 		return;
-	name = rbtr_tp_str_src(action->name, &n);
+	name = rbtr_tp_str_src(action->name, off, &n);
 	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_irq_handler_entry].type, off + n);
 	if (!r)
 		return;
@@ -393,7 +424,7 @@ static void notrace rbtr_write_irq_dur(int irq, struct irqaction *action, int re
 	const char *name;
 	unsigned int n;
 
-	name = rbtr_tp_str_src(action->name, &n);
+	name = rbtr_tp_str_src(action->name, off, &n);
 	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_IRQ], off + n);
 	if (!r)
 		return;
