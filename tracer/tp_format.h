@@ -2,8 +2,8 @@
 /*
  * rbtrace tracepoint events: the records, laid out as the kernel's own
  * events of the same names (include/trace/events/), and what describes
- * them to readers (tp_format.c). The probes that write them are in
- * tracepoints.c.
+ * them to readers (tp_format.c), all expanded from one description per
+ * event in tp_events.h. The probes that write them are in tracepoints.c.
  */
 #ifndef _RBTR_TP_FORMAT_H
 #define _RBTR_TP_FORMAT_H
@@ -12,170 +12,40 @@
 #include "events.h"
 #include "duration.h"
 
+#define RBTR_COMM_LEN	16	/* TASK_COMM_LEN, spelt out in field names */
+#define RBTR_NO_PAIR	(-1)	/* an event outside the duration filter's pairs */
+
 /* ---- records: the kernel's layouts (include/trace/events/) ------------- */
 
-#define RBTR_COMM_LEN	16	/* TASK_COMM_LEN, spelt out in field names */
-
-struct rbtr_rec_sched_switch {
-	struct rbtr_entry	ent;
-	char		prev_comm[RBTR_COMM_LEN];
-	pid_t		prev_pid;
-	int		prev_prio;
-	long		prev_state;
-	char		next_comm[RBTR_COMM_LEN];
-	pid_t		next_pid;
-	int		next_prio;
-};
-
-/* sched_wakeup, sched_waking */
-struct rbtr_rec_sched_wakeup {
-	struct rbtr_entry	ent;
-	char		comm[RBTR_COMM_LEN];
-	pid_t		pid;
-	int		prio;
-	int		target_cpu;
-};
-
-struct rbtr_rec_sched_fork {
-	struct rbtr_entry	ent;
-	char		parent_comm[RBTR_COMM_LEN];
-	pid_t		parent_pid;
-	char		child_comm[RBTR_COMM_LEN];
-	pid_t		child_pid;
-};
-
-struct rbtr_rec_sched_exec {
-	struct rbtr_entry	ent;
-	u32		filename;	/* __data_loc: (len << 16) | offset */
-	pid_t		pid;
-	pid_t		old_pid;
-	char		data[];
-};
-
-struct rbtr_rec_sched_exit {
-	struct rbtr_entry	ent;
-	char		comm[RBTR_COMM_LEN];
-	pid_t		pid;
-	int		prio;
-};
-
-struct rbtr_rec_irq_entry {
-	struct rbtr_entry	ent;
-	int		irq;
-	u32		name;		/* __data_loc */
-	char		data[];
-};
-
-struct rbtr_rec_irq_exit {
-	struct rbtr_entry	ent;
-	int		irq;
-	int		ret;
-};
-
-/* softirq_entry, softirq_exit */
-struct rbtr_rec_softirq {
-	struct rbtr_entry	ent;
-	unsigned int	vec;
-};
-
-struct rbtr_rec_hrtimer_entry {
-	struct rbtr_entry	ent;
-	void		*hrtimer;
-	s64		now;
-	void		*function;
-};
-
-struct rbtr_rec_hrtimer_exit {
-	struct rbtr_entry	ent;
-	void		*hrtimer;
-};
-
-/* workqueue_execute_start, workqueue_execute_end */
-struct rbtr_rec_work {
-	struct rbtr_entry	ent;
-	void		*work;
-	void		*function;
-};
-
-struct rbtr_rec_sys_enter {
-	struct rbtr_entry	ent;
-	long		id;
-	unsigned long	args[6];
-};
-
-struct rbtr_rec_sys_exit {
-	struct rbtr_entry	ent;
-	long		id;
-	long		ret;
-};
-
 /*
- * The duration filter's events (duration.c): one per kept pair, at the
- * exit, with the start time and the duration (buffer clock), then the
- * entry's and the exit's fields.
+ * struct rbtr_rec_<class>: the common header, then the fields of the
+ * class in tp_events.h; a __string() field holds a __data_loc ((len << 16)
+ * | offset), its text in __data[] after the fixed part. Each member is
+ * alone in an anonymous struct (which lays it out as a plain member) and
+ * begins with the semicolon that ends the one before it.
  */
-struct rbtr_rec_irq_dur {
-	struct rbtr_entry	ent;
-	u64		start;
-	u64		duration;
-	int		irq;
-	int		ret;
-	u32		name;		/* __data_loc */
-	char		data[];
-};
-
-struct rbtr_rec_softirq_dur {
-	struct rbtr_entry	ent;
-	u64		start;
-	u64		duration;
-	unsigned int	vec;
-};
-
-struct rbtr_rec_hrtimer_dur {
-	struct rbtr_entry	ent;
-	u64		start;
-	u64		duration;
-	void		*hrtimer;
-	s64		now;
-	void		*function;
-};
-
-struct rbtr_rec_work_dur {
-	struct rbtr_entry	ent;
-	u64		start;
-	u64		duration;
-	void		*work;
-	void		*function;
-};
-
-struct rbtr_rec_sys_dur {
-	struct rbtr_entry	ent;
-	u64		start;
-	u64		duration;
-	long		id;
-	unsigned long	args[6];
-	long		ret;
-};
+#define TP_STRUCT__entry(args...)	args
+#define __field(type, item)		; struct { type item; }
+#define __array(type, item, len)	; struct { type item[len]; }
+#define __string(item)			; struct { u32 item; }
+#define RBTR_TP_CLASS(class, tstruct, print)				\
+	struct rbtr_rec_##class {					\
+		struct rbtr_entry	ent				\
+		tstruct;						\
+		char			__data[];			\
+	}; RBTR_TP_UNUSED(print)
+#include "tp_events.h"
+#undef TP_STRUCT__entry
+#undef __field
+#undef __array
+#undef __string
 
 /* ---- the events ------------------------------------------------------------ */
 
+/* RBTR_TP_<event>: the tracepoint events, in the order of tp_events.h. */
 enum rbtr_tp_id {
-	RBTR_TP_SCHED_SWITCH,
-	RBTR_TP_SCHED_WAKEUP,
-	RBTR_TP_SCHED_WAKING,
-	RBTR_TP_SCHED_FORK,
-	RBTR_TP_SCHED_EXEC,
-	RBTR_TP_SCHED_EXIT,
-	RBTR_TP_IRQ_ENTRY,
-	RBTR_TP_IRQ_EXIT,
-	RBTR_TP_SOFTIRQ_ENTRY,
-	RBTR_TP_SOFTIRQ_EXIT,
-	RBTR_TP_HRTIMER_ENTRY,
-	RBTR_TP_HRTIMER_EXIT,
-	RBTR_TP_WORK_START,
-	RBTR_TP_WORK_END,
-	RBTR_TP_SYS_ENTER,
-	RBTR_TP_SYS_EXIT,
+#define RBTR_TP_EVENT(name, ...)	RBTR_TP_##name,
+#include "tp_events.h"
 	RBTR_TP_NR
 };
 
@@ -183,16 +53,16 @@ enum rbtr_tp_id {
  * struct rbtr_tp_desc - how an event's records read
  * @system: events/<system>/
  * @name: the event's name (for a tracepoint event, the tracepoint's)
- * @fields: its fields after the common ones, as its format file lists them
- * @nr_fields: their number
+ * @fields: returns its fields after the common ones, as its format file
+ *          lists them, and their number in @nr (a function: the table of
+ *          a class is laid out in a scope that knows its record)
  * @print_fmt: its format file's print fmt
  * @print: its text in the trace files
  */
 struct rbtr_tp_desc {
 	const char		*system;
 	const char		*name;
-	const struct rbtr_field	*fields;
-	unsigned int		nr_fields;
+	const struct rbtr_field	*(*fields)(unsigned int *nr);
 	const char		*print_fmt;
 	rbtr_print_fn		print;
 };

@@ -27,10 +27,13 @@
  * record. The paired events also consult the duration filter
  * (tracing_thresh): see duration.c for its design.
  *
- * The records' layouts and how they read (format files, text) are in
- * tp_format.h and tp_format.c.
+ * Each event is described once, in tp_events.h: its record, how it reads
+ * (format file, text: tp_format.h, tp_format.c), its tracepoint's
+ * prototype and its duration-filter pair, which give the probes'
+ * declarations and the table of probes below.
  */
 #include <linux/binfmts.h>
+#include <linux/build_bug.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/kernel.h>
@@ -39,6 +42,12 @@
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <asm/syscall.h>
+/* The tracepoints' declarations, for their prototypes only (see below). */
+#include <trace/events/irq.h>
+#include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
+#include <trace/events/timer.h>
+#include <trace/events/workqueue.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
 #include "trace.h"
@@ -67,6 +76,26 @@ struct rbtr_tp_event {
 
 /* Defined below, with the probes it names. */
 static struct rbtr_tp_event rbtr_tp_events[RBTR_TP_NR];
+
+/*
+ * Each probe is declared from its event's TP_PROTO() in tp_events.h, so
+ * that its definition below must match it, and that prototype is checked
+ * against the kernel's: the tracepoint's header declares, on every kernel
+ * (6.1 and 6.12, tracepoints configured or not), a static inline
+ * register_trace_<name>() taking a probe of exactly the tracepoint's
+ * type. It is only named in typeof here, never called: no symbol of the
+ * kernel is referenced. A tracepoint whose prototype changes fails the
+ * build instead of having its arguments read wrongly (and trapping under
+ * kCFI) at run time.
+ */
+#define RBTR_TP_EVENT(name, class, system, pair, is_exit, proto)		\
+	static void notrace rbtr_probe_##name(void *data, proto);		\
+	static_assert(__same_type(&register_trace_##name,			\
+				  int (*)(typeof(rbtr_probe_##name) *, void *)), \
+		      "rbtr_probe_" #name "() is not of the tracepoint's type"); \
+	RBTR_TP_UNUSED(class, system, pair, is_exit)
+#include "tp_events.h"
+
 /* The duration filter's events, one per pair. */
 static struct rbtr_event_type rbtr_dur_types[RBTR_PAIR_NR];
 static bool rbtr_dur_registered[RBTR_PAIR_NR];
@@ -115,14 +144,45 @@ static __always_inline u32 rbtr_tp_put_str(void *rec, unsigned int off, const ch
 }
 
 /*
- * strlen + 1, with the kernel's "(null)" for a NULL string; at most what
- * the length half of a __data_loc holds (the copy is cut there).
+ * A record whose string ends before this offset fits in any sub-buffer
+ * (a page at least), so that the probes ask the buffer for its limit only
+ * for longer ones.
  */
-static __always_inline const char *rbtr_tp_str_src(const char *str, unsigned int *n)
+#define RBTR_TP_STR_FITS	256
+
+/*
+ * The bytes of a string of @len characters kept by a record whose fixed
+ * part is @off bytes: what the largest record holds (as the marker's text
+ * is cut), at most what the length half of a __data_loc holds. A
+ * sub-buffer size changed in between only makes the reservation fail.
+ */
+static noinline notrace size_t rbtr_tp_str_cut(unsigned int off, size_t len)
 {
+	unsigned int max = rbt_max_event_size(rbtr_global_trace.buffer);
+
+	len = min_t(size_t, len, U16_MAX - 1);
+	/* The fixed part, the characters, their NUL. */
+	if (off + len + 1 > max)
+		len = max > off + 1 ? max - off - 1 : 0;
+	return len;
+}
+
+/*
+ * strlen + 1, with the kernel's "(null)" for a NULL string, for a string
+ * that follows @off bytes of a record: cut to what the record can hold.
+ */
+static __always_inline const char *rbtr_tp_str_src(const char *str, unsigned int off,
+						   unsigned int *n)
+{
+	size_t len;
+
+	BUILD_BUG_ON(PAGE_SIZE < 2 * RBTR_TP_STR_FITS);
 	if (!str)
 		str = "(null)";
-	*n = min_t(size_t, strlen(str), U16_MAX - 1) + 1;
+	len = strlen(str);
+	if (unlikely(off + len + 1 > RBTR_TP_STR_FITS))
+		len = rbtr_tp_str_cut(off, len);
+	*n = len + 1;
 	return str;
 }
 
@@ -253,7 +313,7 @@ static void notrace rbtr_probe_sched_switch(void *data, bool preempt, struct tas
 {
 	struct rbtr_rec_sched_switch *r;
 
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_SCHED_SWITCH].type, sizeof(*r));
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sched_switch].type, sizeof(*r));
 	if (!r)
 		return;
 	memcpy(r->prev_comm, prev->comm, RBTR_COMM_LEN);
@@ -268,7 +328,7 @@ static void notrace rbtr_probe_sched_switch(void *data, bool preempt, struct tas
 
 static __always_inline void rbtr_write_wakeup(enum rbtr_tp_id id, struct task_struct *p)
 {
-	struct rbtr_rec_sched_wakeup *r;
+	struct rbtr_rec_sched_wakeup_template *r;
 
 	r = rbtr_tp_reserve(&rbtr_tp_events[id].type, sizeof(*r));
 	if (!r)
@@ -282,20 +342,20 @@ static __always_inline void rbtr_write_wakeup(enum rbtr_tp_id id, struct task_st
 
 static void notrace rbtr_probe_sched_wakeup(void *data, struct task_struct *p)
 {
-	rbtr_write_wakeup(RBTR_TP_SCHED_WAKEUP, p);
+	rbtr_write_wakeup(RBTR_TP_sched_wakeup, p);
 }
 
 static void notrace rbtr_probe_sched_waking(void *data, struct task_struct *p)
 {
-	rbtr_write_wakeup(RBTR_TP_SCHED_WAKING, p);
+	rbtr_write_wakeup(RBTR_TP_sched_waking, p);
 }
 
-static void notrace rbtr_probe_sched_fork(void *data, struct task_struct *parent,
-					  struct task_struct *child)
+static void notrace rbtr_probe_sched_process_fork(void *data, struct task_struct *parent,
+						  struct task_struct *child)
 {
-	struct rbtr_rec_sched_fork *r;
+	struct rbtr_rec_sched_process_fork *r;
 
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_SCHED_FORK].type, sizeof(*r));
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sched_process_fork].type, sizeof(*r));
 	if (!r)
 		return;
 	memcpy(r->parent_comm, parent->comm, RBTR_COMM_LEN);
@@ -305,16 +365,16 @@ static void notrace rbtr_probe_sched_fork(void *data, struct task_struct *parent
 	rbtr_tp_commit();
 }
 
-static void notrace rbtr_probe_sched_exec(void *data, struct task_struct *p, pid_t old_pid,
-					  struct linux_binprm *bprm)
+static void notrace rbtr_probe_sched_process_exec(void *data, struct task_struct *p,
+						  pid_t old_pid, struct linux_binprm *bprm)
 {
-	const unsigned int off = offsetof(struct rbtr_rec_sched_exec, data);
-	struct rbtr_rec_sched_exec *r;
+	const unsigned int off = offsetof(struct rbtr_rec_sched_process_exec, __data);
+	struct rbtr_rec_sched_process_exec *r;
 	const char *name;
 	unsigned int n;
 
-	name = rbtr_tp_str_src(bprm->filename, &n);
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_SCHED_EXEC].type, off + n);
+	name = rbtr_tp_str_src(bprm->filename, off, &n);
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sched_process_exec].type, off + n);
 	if (!r)
 		return;
 	r->filename = rbtr_tp_put_str(r, off, name, n);
@@ -323,11 +383,11 @@ static void notrace rbtr_probe_sched_exec(void *data, struct task_struct *p, pid
 	rbtr_tp_commit();
 }
 
-static void notrace rbtr_probe_sched_exit(void *data, struct task_struct *p)
+static void notrace rbtr_probe_sched_process_exit(void *data, struct task_struct *p)
 {
-	struct rbtr_rec_sched_exit *r;
+	struct rbtr_rec_sched_process_template *r;
 
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_SCHED_EXIT].type, sizeof(*r));
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sched_process_exit].type, sizeof(*r));
 	if (!r)
 		return;
 	memcpy(r->comm, p->comm, RBTR_COMM_LEN);
@@ -338,17 +398,17 @@ static void notrace rbtr_probe_sched_exit(void *data, struct task_struct *p)
 
 /* ---- probes: irq ----------------------------------------------------------- */
 
-static void notrace rbtr_probe_irq_entry(void *data, int irq, struct irqaction *action)
+static void notrace rbtr_probe_irq_handler_entry(void *data, int irq, struct irqaction *action)
 {
-	const unsigned int off = offsetof(struct rbtr_rec_irq_entry, data);
-	struct rbtr_rec_irq_entry *r;
+	const unsigned int off = offsetof(struct rbtr_rec_irq_handler_entry, __data);
+	struct rbtr_rec_irq_handler_entry *r;
 	const char *name;
 	unsigned int n;
 
 	if (rbtr_dur_cpu_entry(RBTR_PAIR_IRQ, irq, 0, 0))
 		return;
-	name = rbtr_tp_str_src(action->name, &n);
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_IRQ_ENTRY].type, off + n);
+	name = rbtr_tp_str_src(action->name, off, &n);
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_irq_handler_entry].type, off + n);
 	if (!r)
 		return;
 	r->irq = irq;
@@ -359,12 +419,12 @@ static void notrace rbtr_probe_irq_entry(void *data, int irq, struct irqaction *
 static void notrace rbtr_write_irq_dur(int irq, struct irqaction *action, int ret,
 				       const struct rbtr_dur_match *m)
 {
-	const unsigned int off = offsetof(struct rbtr_rec_irq_dur, data);
-	struct rbtr_rec_irq_dur *r;
+	const unsigned int off = offsetof(struct rbtr_rec_irq_handler_duration, __data);
+	struct rbtr_rec_irq_handler_duration *r;
 	const char *name;
 	unsigned int n;
 
-	name = rbtr_tp_str_src(action->name, &n);
+	name = rbtr_tp_str_src(action->name, off, &n);
 	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_IRQ], off + n);
 	if (!r)
 		return;
@@ -376,9 +436,10 @@ static void notrace rbtr_write_irq_dur(int irq, struct irqaction *action, int re
 	rbtr_tp_commit();
 }
 
-static void notrace rbtr_probe_irq_exit(void *data, int irq, struct irqaction *action, int ret)
+static void notrace rbtr_probe_irq_handler_exit(void *data, int irq, struct irqaction *action,
+						int ret)
 {
-	struct rbtr_rec_irq_exit *r;
+	struct rbtr_rec_irq_handler_exit *r;
 	struct rbtr_dur_match m;
 
 	switch (rbtr_dur_cpu_exit_hook(RBTR_PAIR_IRQ, irq, &m)) {
@@ -390,7 +451,7 @@ static void notrace rbtr_probe_irq_exit(void *data, int irq, struct irqaction *a
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_IRQ_EXIT].type, sizeof(*r));
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_irq_handler_exit].type, sizeof(*r));
 	if (!r)
 		return;
 	r->irq = irq;
@@ -413,17 +474,17 @@ static void notrace rbtr_probe_softirq_entry(void *data, unsigned int vec)
 {
 	if (rbtr_dur_cpu_entry(RBTR_PAIR_SOFTIRQ, vec, 0, 0))
 		return;
-	rbtr_write_softirq(RBTR_TP_SOFTIRQ_ENTRY, vec);
+	rbtr_write_softirq(RBTR_TP_softirq_entry, vec);
 }
 
 static void notrace rbtr_probe_softirq_exit(void *data, unsigned int vec)
 {
-	struct rbtr_rec_softirq_dur *r;
+	struct rbtr_rec_softirq_duration *r;
 	struct rbtr_dur_match m;
 
 	switch (rbtr_dur_cpu_exit_hook(RBTR_PAIR_SOFTIRQ, vec, &m)) {
 	case RBTR_DUR_OFF:
-		rbtr_write_softirq(RBTR_TP_SOFTIRQ_EXIT, vec);
+		rbtr_write_softirq(RBTR_TP_softirq_exit, vec);
 		return;
 	case RBTR_DUR_KEEP:
 		break;
@@ -441,14 +502,15 @@ static void notrace rbtr_probe_softirq_exit(void *data, unsigned int vec)
 
 /* ---- probes: timer --------------------------------------------------------- */
 
-static void notrace rbtr_probe_hrtimer_entry(void *data, struct hrtimer *hrtimer, ktime_t *now)
+static void notrace rbtr_probe_hrtimer_expire_entry(void *data, struct hrtimer *hrtimer,
+						    ktime_t *now)
 {
-	struct rbtr_rec_hrtimer_entry *r;
+	struct rbtr_rec_hrtimer_expire_entry *r;
 
 	if (rbtr_dur_cpu_entry(RBTR_PAIR_HRTIMER, (unsigned long)hrtimer,
 			       (unsigned long)hrtimer->function, (unsigned long)*now))
 		return;
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_HRTIMER_ENTRY].type, sizeof(*r));
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_hrtimer_expire_entry].type, sizeof(*r));
 	if (!r)
 		return;
 	r->hrtimer = hrtimer;
@@ -459,7 +521,7 @@ static void notrace rbtr_probe_hrtimer_entry(void *data, struct hrtimer *hrtimer
 
 static void notrace rbtr_write_hrtimer_dur(struct hrtimer *hrtimer, const struct rbtr_dur_match *m)
 {
-	struct rbtr_rec_hrtimer_dur *r;
+	struct rbtr_rec_hrtimer_expire_duration *r;
 
 	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_HRTIMER], sizeof(*r));
 	if (!r)
@@ -472,9 +534,9 @@ static void notrace rbtr_write_hrtimer_dur(struct hrtimer *hrtimer, const struct
 	rbtr_tp_commit();
 }
 
-static void notrace rbtr_probe_hrtimer_exit(void *data, struct hrtimer *hrtimer)
+static void notrace rbtr_probe_hrtimer_expire_exit(void *data, struct hrtimer *hrtimer)
 {
-	struct rbtr_rec_hrtimer_exit *r;
+	struct rbtr_rec_hrtimer_class *r;
 	struct rbtr_dur_match m;
 
 	switch (rbtr_dur_cpu_exit_hook(RBTR_PAIR_HRTIMER, (unsigned long)hrtimer, &m)) {
@@ -486,7 +548,7 @@ static void notrace rbtr_probe_hrtimer_exit(void *data, struct hrtimer *hrtimer)
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_HRTIMER_EXIT].type, sizeof(*r));
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_hrtimer_expire_exit].type, sizeof(*r));
 	if (!r)
 		return;
 	r->hrtimer = hrtimer;
@@ -498,7 +560,7 @@ static void notrace rbtr_probe_hrtimer_exit(void *data, struct hrtimer *hrtimer)
 static __always_inline void rbtr_write_work(enum rbtr_tp_id id, struct work_struct *work,
 					    work_func_t function)
 {
-	struct rbtr_rec_work *r;
+	struct rbtr_rec_workqueue_execute *r;
 
 	r = rbtr_tp_reserve(&rbtr_tp_events[id].type, sizeof(*r));
 	if (!r)
@@ -508,22 +570,22 @@ static __always_inline void rbtr_write_work(enum rbtr_tp_id id, struct work_stru
 	rbtr_tp_commit();
 }
 
-static void notrace rbtr_probe_work_start(void *data, struct work_struct *work)
+static void notrace rbtr_probe_workqueue_execute_start(void *data, struct work_struct *work)
 {
 	if (rbtr_dur_task_entry(RBTR_PAIR_WORK, (unsigned long)work, NULL, 0))
 		return;
-	rbtr_write_work(RBTR_TP_WORK_START, work, work->func);
+	rbtr_write_work(RBTR_TP_workqueue_execute_start, work, work->func);
 }
 
-static void notrace rbtr_probe_work_end(void *data, struct work_struct *work,
-					work_func_t function)
+static void notrace rbtr_probe_workqueue_execute_end(void *data, struct work_struct *work,
+						     work_func_t function)
 {
-	struct rbtr_rec_work_dur *r;
+	struct rbtr_rec_workqueue_execute_duration *r;
 	struct rbtr_dur_match m;
 
 	switch (rbtr_dur_task_exit_hook(RBTR_PAIR_WORK, (unsigned long)work, &m, 0)) {
 	case RBTR_DUR_OFF:
-		rbtr_write_work(RBTR_TP_WORK_END, work, function);
+		rbtr_write_work(RBTR_TP_workqueue_execute_end, work, function);
 		return;
 	case RBTR_DUR_KEEP:
 		break;
@@ -559,7 +621,7 @@ static void notrace rbtr_probe_sys_enter(void *data, struct pt_regs *regs, long 
 	syscall_get_arguments(current, regs, &e[RBTR_SYS_ARGS]);
 	if (rbtr_dur_task_entry(RBTR_PAIR_SYSCALL, 0, e, ARRAY_SIZE(e)))
 		return;
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_SYS_ENTER].type, sizeof(*r));
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sys_enter].type, sizeof(*r));
 	if (!r)
 		return;
 	r->id = id;
@@ -570,7 +632,7 @@ static void notrace rbtr_probe_sys_enter(void *data, struct pt_regs *regs, long 
 /* The syscall's number and arguments as sys_enter saw them. */
 static void notrace rbtr_write_sys_dur(long ret, const struct rbtr_dur_match *m)
 {
-	struct rbtr_rec_sys_dur *r;
+	struct rbtr_rec_sys_duration *r;
 
 	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_SYSCALL], sizeof(*r));
 	if (!r)
@@ -597,7 +659,7 @@ static void notrace rbtr_probe_sys_exit(void *data, struct pt_regs *regs, long r
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_SYS_EXIT].type, sizeof(*r));
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sys_exit].type, sizeof(*r));
 	if (!r)
 		return;
 	r->id = syscall_get_nr(current, regs);
@@ -632,26 +694,13 @@ static void rbtr_tp_unreg(struct rbtr_event_type *type)
 		pr_warn("rbtrace: %s: cannot unregister the probe (%d)\n", type->name, ret);
 }
 
-#define RBTR_TP(_id, _probe, _pair, _exit)				\
-	[_id] = { .probe = _probe, .pair = _pair, .is_exit = _exit }
-
+/* The probes of the events of tp_events.h, in its order. */
 static struct rbtr_tp_event rbtr_tp_events[RBTR_TP_NR] = {
-	RBTR_TP(RBTR_TP_SCHED_SWITCH, rbtr_probe_sched_switch, -1, false),
-	RBTR_TP(RBTR_TP_SCHED_WAKEUP, rbtr_probe_sched_wakeup, -1, false),
-	RBTR_TP(RBTR_TP_SCHED_WAKING, rbtr_probe_sched_waking, -1, false),
-	RBTR_TP(RBTR_TP_SCHED_FORK, rbtr_probe_sched_fork, -1, false),
-	RBTR_TP(RBTR_TP_SCHED_EXEC, rbtr_probe_sched_exec, -1, false),
-	RBTR_TP(RBTR_TP_SCHED_EXIT, rbtr_probe_sched_exit, -1, false),
-	RBTR_TP(RBTR_TP_IRQ_ENTRY, rbtr_probe_irq_entry, RBTR_PAIR_IRQ, false),
-	RBTR_TP(RBTR_TP_IRQ_EXIT, rbtr_probe_irq_exit, RBTR_PAIR_IRQ, true),
-	RBTR_TP(RBTR_TP_SOFTIRQ_ENTRY, rbtr_probe_softirq_entry, RBTR_PAIR_SOFTIRQ, false),
-	RBTR_TP(RBTR_TP_SOFTIRQ_EXIT, rbtr_probe_softirq_exit, RBTR_PAIR_SOFTIRQ, true),
-	RBTR_TP(RBTR_TP_HRTIMER_ENTRY, rbtr_probe_hrtimer_entry, RBTR_PAIR_HRTIMER, false),
-	RBTR_TP(RBTR_TP_HRTIMER_EXIT, rbtr_probe_hrtimer_exit, RBTR_PAIR_HRTIMER, true),
-	RBTR_TP(RBTR_TP_WORK_START, rbtr_probe_work_start, RBTR_PAIR_WORK, false),
-	RBTR_TP(RBTR_TP_WORK_END, rbtr_probe_work_end, RBTR_PAIR_WORK, true),
-	RBTR_TP(RBTR_TP_SYS_ENTER, rbtr_probe_sys_enter, RBTR_PAIR_SYSCALL, false),
-	RBTR_TP(RBTR_TP_SYS_EXIT, rbtr_probe_sys_exit, RBTR_PAIR_SYSCALL, true),
+#define RBTR_TP_EVENT(name, class, system, _pair, _is_exit, proto)		\
+	[RBTR_TP_##name] = {							\
+		.probe = rbtr_probe_##name, .pair = (_pair), .is_exit = (_is_exit) \
+	}, RBTR_TP_UNUSED(class, system, proto)
+#include "tp_events.h"
 };
 
 /* Their type from their description; the tracepoint events can be switched. */
@@ -659,8 +708,7 @@ static void rbtr_tp_type_init(struct rbtr_event_type *type, const struct rbtr_tp
 {
 	type->system = d->system;
 	type->name = d->name;
-	type->fields = d->fields;
-	type->nr_fields = d->nr_fields;
+	type->fields = d->fields(&type->nr_fields);
 	type->print_fmt = d->print_fmt;
 	type->print = d->print;
 	/* No reg: always on, no enable file (the duration events). */
