@@ -507,7 +507,6 @@ static ssize_t rbtr_pipe_read(struct file *file, char __user *ubuf,
 		return 0;
 	cnt = min_t(size_t, cnt, RBTR_PIPE_READ_MAX);
 	mutex_lock(&it->lock);
-again:
 	ret = rbtr_pipe_wait(it, file);
 	if (ret <= 0) {
 		done = ret;
@@ -536,12 +535,7 @@ again:
 	}
 	if (done > 0)
 		it->read_any = true;
-	/* Another reader took what the wait saw: wait again, as ftrace. */
-	if (!done && !fatal_signal_pending(current)) {
-		cond_resched();
-		goto again;
-	}
-	if (!done)
+	else if (!done && fatal_signal_pending(current))
 		done = -EINTR;
 out:
 	mutex_unlock(&it->lock);
