@@ -10,7 +10,10 @@
  * Files are root-only: 0600 control, 0400 read-only, 0200 write-only.
  * Every file takes a module reference while open (.owner), so rmmod
  * fails with -EBUSY while any is open, and rb_debugfs_exit() never races
- * a file operation. A bad write returns an errno and changes nothing.
+ * a file operation. Every open first asks rbtr_check_open(): refused
+ * under kernel lockdown, as tracefs's, and until the load is complete.
+ * The tree is the last step of the load that can fail. A bad write
+ * returns an errno and changes nothing.
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
@@ -27,6 +30,7 @@
 #include "rb_debugfs.h"
 #include "tracer/events.h"
 #include "tracer/trace.h"
+#include "tracer/tracepoints.h"
 
 /* Longest control-file write taken; tracefs's are short lines too. */
 #define RB_CTRL_WRITE_MAX	64
@@ -76,6 +80,7 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf,
 
 static const struct file_operations tracing_on_fops = {
 	.owner		= THIS_MODULE,
+	.open		= rbtr_open_generic,
 	.read		= tracing_on_read,
 	.write		= tracing_on_write,
 	.llseek		= default_llseek,
@@ -154,6 +159,7 @@ static ssize_t buffer_size_write(struct file *filp, const char __user *ubuf,
 
 static const struct file_operations buffer_size_fops = {
 	.owner		= THIS_MODULE,
+	.open		= rbtr_open_generic,
 	.read		= buffer_size_read,
 	.write		= buffer_size_write,
 	.llseek		= default_llseek,
@@ -176,6 +182,7 @@ static ssize_t buffer_total_read(struct file *filp, char __user *ubuf,
 
 static const struct file_operations buffer_total_fops = {
 	.owner		= THIS_MODULE,
+	.open		= rbtr_open_generic,
 	.read		= buffer_total_read,
 	.llseek		= default_llseek,
 };
@@ -225,6 +232,7 @@ static ssize_t subbuf_size_write(struct file *filp, const char __user *ubuf,
 
 static const struct file_operations subbuf_size_fops = {
 	.owner		= THIS_MODULE,
+	.open		= rbtr_open_generic,
 	.read		= subbuf_size_read,
 	.write		= subbuf_size_write,
 	.llseek		= default_llseek,
@@ -261,6 +269,7 @@ static ssize_t percent_write(struct file *filp, const char __user *ubuf,
 
 static const struct file_operations percent_fops = {
 	.owner		= THIS_MODULE,
+	.open		= rbtr_open_generic,
 	.read		= percent_read,
 	.write		= percent_write,
 	.llseek		= default_llseek,
@@ -282,6 +291,10 @@ static int trace_clock_show(struct seq_file *m, void *v)
 
 static int trace_clock_open(struct inode *inode, struct file *file)
 {
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
 	return single_open(file, trace_clock_show, rbtr_file_trace(inode));
 }
 
@@ -340,6 +353,19 @@ static ssize_t cpumask_read(struct file *filp, char __user *ubuf,
 	return ret;
 }
 
+/*
+ * The longest text a mask of nr_cpu_ids CPUs takes: 8 hex digits for
+ * every 32 CPUs, a comma between those chunks, a newline. A longer write
+ * is refused before it is copied (cpumask_parse_user() copies it whole:
+ * a huge write warned in the page allocator), with -EOVERFLOW, what
+ * tracefs answers to a mask too long for the CPUs (bitmap_parse()).
+ * Unlike tracefs, padding a mask with blanks past that length is refused.
+ */
+static size_t rb_cpumask_max_len(void)
+{
+	return 9 * DIV_ROUND_UP(nr_cpu_ids, 32);
+}
+
 static ssize_t cpumask_write(struct file *filp, const char __user *ubuf,
 			     size_t cnt, loff_t *ppos)
 {
@@ -348,6 +374,8 @@ static ssize_t cpumask_write(struct file *filp, const char __user *ubuf,
 
 	if (!cnt)
 		return -EINVAL;
+	if (cnt > rb_cpumask_max_len())
+		return -EOVERFLOW;
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
 	ret = cpumask_parse_user(ubuf, cnt, mask);
@@ -362,6 +390,7 @@ static ssize_t cpumask_write(struct file *filp, const char __user *ubuf,
 
 static const struct file_operations cpumask_fops = {
 	.owner		= THIS_MODULE,
+	.open		= rbtr_open_generic,
 	.read		= cpumask_read,
 	.write		= cpumask_write,
 	.llseek		= default_llseek,
@@ -406,6 +435,10 @@ static int stats_show(struct seq_file *m, void *v)
 
 static int stats_open(struct inode *inode, struct file *file)
 {
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
 	return single_open(file, stats_show, inode);
 }
 
@@ -466,7 +499,11 @@ static void rb_create_control_files(struct rbtr_trace *tr)
 	debugfs_create_file("trace_pipe", 0400, top, tr, &rbtr_trace_pipe_fops);
 }
 
-/* Build the tree; on failure the caller removes what was made. */
+/*
+ * Build the tree; on failure the caller removes what was made. What can
+ * fail but the directories comes first: the duration filter's tables,
+ * with their files tracing_thresh and tracing_thresh_stats.
+ */
 static int rb_create_tree(struct rbtr_trace *tr)
 {
 	int ret;
@@ -477,6 +514,9 @@ static int rb_create_tree(struct rbtr_trace *tr)
 		tr->dir = NULL;
 		return ret;
 	}
+	ret = rbtr_duration_init(tr->dir);
+	if (ret)
+		return ret;
 	rb_create_control_files(tr);
 	ret = rb_create_per_cpu(tr);
 	if (ret)
@@ -484,15 +524,30 @@ static int rb_create_tree(struct rbtr_trace *tr)
 	ret = rbtr_events_fs_init(tr);
 	if (ret)
 		return ret;
-	ret = rbtr_cmdlines_init(tr);
-	if (ret)
-		return ret;
-	return rbtr_marker_init(tr);
+	rbtr_cmdlines_files(tr);
+	rbtr_marker_files(tr);
+	return 0;
+}
+
+/* Also after a partial rb_create_tree(): each step undoes only what it made. */
+static void rb_remove_tree(struct rbtr_trace *tr)
+{
+	rbtr_files_unpublish();
+	/* Its files before the tree, which would free their dentries. */
+	rbtr_duration_exit();
+	rbtr_events_fs_exit();
+	debugfs_remove_recursive(tr->dir);
+	tr->dir = NULL;
 }
 
 /**
  * rb_debugfs_init - create /sys/kernel/debug/rbtrace/ for a tracer
- * @tr: the tracer the files show, set up by rbtr_trace_init()
+ * @tr: the tracer the files show, set up by rbtr_trace_init(), its events
+ *      registered (rbtr_marker_init(), rbtr_tracepoints_init()) and its
+ *      saved_cmdlines table made (rbtr_cmdlines_init())
+ *
+ * The last step of the load that can fail. The files refuse to open
+ * until rbtr_files_publish().
  *
  * Return: 0 or a negative errno; nothing is left behind on failure.
  */
@@ -501,27 +556,21 @@ int rb_debugfs_init(struct rbtr_trace *tr)
 	int ret;
 
 	ret = rb_create_tree(tr);
-	if (ret) {
-		rbtr_events_fs_exit();
-		rbtr_cmdlines_exit();
-		debugfs_remove_recursive(tr->dir);
-		tr->dir = NULL;
-	}
+	if (ret)
+		rb_remove_tree(tr);
 	return ret;
 }
 
 /**
- * rb_debugfs_exit - remove the files and the events they defined
+ * rb_debugfs_exit - remove the files
  * @tr: the tracer of rb_debugfs_init()
  *
  * Called at module unload, when no file is open (each open one holds a
- * module reference), so no file operation can be running.
+ * module reference), so no file operation can be running; or when the
+ * load fails after rb_debugfs_init(), when none could be opened. After
+ * rbtr_tracepoints_exit(): no probe uses the duration filter's tables.
  */
 void rb_debugfs_exit(struct rbtr_trace *tr)
 {
-	rbtr_marker_exit();
-	rbtr_events_fs_exit();
-	debugfs_remove_recursive(tr->dir);
-	tr->dir = NULL;
-	rbtr_cmdlines_exit();
+	rb_remove_tree(tr);
 }

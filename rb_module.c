@@ -3,12 +3,14 @@
  * rbtrace module: parameters, the default buffer behind the debugfs
  * interface, load and unload.
  */
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <rbtrace/rbtrace.h>
 #include "rb_clock.h"
 #include "rb_debugfs.h"
+#include "tracer/events.h"
 #include "tracer/trace.h"
 #include "tracer/tracepoints.h"
 
@@ -28,6 +30,34 @@ MODULE_PARM_DESC(mode,
 static unsigned int subbuf_order;
 module_param(subbuf_order, uint, 0400);
 MODULE_PARM_DESC(subbuf_order, "sub-buffer size is PAGE_SIZE << order (0 to 7, default 0)");
+
+#ifdef RBTRACE_TEST_HOOKS
+static unsigned int fail_init_at;
+module_param(fail_init_at, uint, 0400);
+MODULE_PARM_DESC(fail_init_at,
+		 "test builds: make step N of the load fail with -ENOMEM (0: none)");
+
+static unsigned int fail_init_wait_ms;
+module_param(fail_init_wait_ms, uint, 0400);
+MODULE_PARM_DESC(fail_init_wait_ms,
+		 "test builds: wait this long before the failure of fail_init_at");
+
+/* Step @step of rb_init() is done: fail here if told to. */
+static int __init rb_init_step(unsigned int step)
+{
+	if (step != fail_init_at)
+		return 0;
+	pr_info("rbtrace: fail_init_at=%u: the load fails here in %u ms\n",
+		step, fail_init_wait_ms);
+	msleep(fail_init_wait_ms);
+	return -ENOMEM;
+}
+#else
+static inline int rb_init_step(unsigned int step)
+{
+	return 0;
+}
+#endif
 
 static int __init rb_parse_params(unsigned int *flags)
 {
@@ -52,6 +82,14 @@ static int __init rb_parse_params(unsigned int *flags)
 	return 0;
 }
 
+/*
+ * Load: the buffer, the tracer's state and its events first; the
+ * debugfs tree last of what can fail. A file opened during the load
+ * would outlive a failed one (the module is freed without waiting for
+ * its references): opens are refused until rbtr_files_publish(), and
+ * nothing can fail after the tree exists (fail_init_at's step 3 only
+ * stands in for a step that could, in test builds).
+ */
 static int __init rb_init(void)
 {
 	struct rbtr_trace *tr = &rbtr_global_trace;
@@ -72,18 +110,41 @@ static int __init rb_init(void)
 	ret = rbtr_trace_init(tr, buffer);
 	if (ret)
 		goto fail_buffer;
+	ret = rb_init_step(1);
+	if (ret)
+		goto fail_trace;
+	ret = rbtr_cmdlines_init(tr);
+	if (ret)
+		goto fail_trace;
+	ret = rbtr_marker_init(tr);
+	if (ret)
+		goto fail_cmdlines;
+	ret = rbtr_tracepoints_init(tr);
+	if (ret)
+		goto fail_marker;
+	ret = rb_init_step(2);
+	if (ret)
+		goto fail_tracepoints;
 	ret = rb_debugfs_init(tr);
 	if (ret) {
 		pr_err("rbtrace: cannot create the debugfs files (%d)\n", ret);
-		goto fail_trace;
+		goto fail_tracepoints;
 	}
-	ret = rbtr_tracepoints_init(tr);
+	ret = rb_init_step(3);
 	if (ret)
 		goto fail_files;
+	rbtr_files_publish();
 	return 0;
 
+	/* No event could be enabled (no file opened): no probe is running. */
 fail_files:
 	rb_debugfs_exit(tr);
+fail_tracepoints:
+	rbtr_tracepoints_exit();
+fail_marker:
+	rbtr_marker_exit();
+fail_cmdlines:
+	rbtr_cmdlines_exit();
 fail_trace:
 	rbtr_trace_exit(tr);
 fail_buffer:
@@ -97,6 +158,8 @@ static void __exit rb_exit(void)
 
 	rbtr_tracepoints_exit();
 	rb_debugfs_exit(tr);
+	rbtr_marker_exit();
+	rbtr_cmdlines_exit();
 	rbtr_trace_exit(tr);
 	rbt_free(tr->buffer);
 	rb_clock_exit();

@@ -13,7 +13,9 @@
 #                 tests/guest/test.d/*/*.tc scenario and every KUnit test module
 #                 (each case counted); one boot of each stock kernel:
 #                 the scenarios tagged "stock" (load, check, unload)
-#                 with the module built for it
+#                 with the module built for it; one more boot of stock
+#                 6.12 for the scenario tagged "lockdown" (it raises
+#                 lockdown, which cannot be lowered)
 #   every boot    its kernel log scanned and its taint checked
 #
 # Prints PASS/FAIL/SKIP per test and ends with the line
@@ -302,6 +304,28 @@ boot_stock() {
 	expect_results "$dir/tc-results.txt" "stock-$v:" $(tc_names stock)
 }
 
+# boot_lockdown RELEASE MODULE_DIR: a stock 6.12 boot of its own for the
+# scenario tagged "lockdown". It raises lockdown=confidentiality, which
+# cannot be lowered and after which a stock kernel loads no unsigned
+# module: nothing may run after it in its boot. RBT_LOCKDOWN_BOOT=1 lets
+# it run (elsewhere it is UNSUPPORTED). A stock kernel because the test
+# kernel has no lockdown LSM.
+boot_lockdown() {
+	local rel=$1 mod=$2 dir=$run/lockdown rc=0
+	if [ -z "$rel" ] || [ -z "$mod" ]; then
+		fail "boot:lockdown: no stock 6.12 kernel or no module built for it"
+		return
+	fi
+	mkdir -p "$dir"
+	rbt_log "booting stock kernel $rel: the lockdown scenario"
+	"$RBT_TOP/scripts/qemu-run.sh" --stock "$rel" --smp 2 --one-thread \
+		--timeout "$(boot_limit 1)" --env RBT_LOCKDOWN_BOOT=1 \
+		--results "$dir" "$RBT_TOP/tests/guest/run-tc.sh" --tag lockdown --ko "$mod/rbtrace.ko" \
+		>"$run/boot-lockdown.log" 2>&1 || rc=$?
+	boot_verdict lockdown "$dir" "$rc"
+	expect_results "$dir/tc-results.txt" "lockdown:" $(tc_names lockdown)
+}
+
 # torture_short: the torture module for 30 s at -smp 2 (scripts/torture.sh
 # runs the long ones): one result per CPU, one for the boot and its log.
 torture_short() {
@@ -349,6 +373,7 @@ main() {
 	if [ "$stock" = 1 ]; then
 		boot_stock 6.1 "$rel61" "$mod61"
 		boot_stock 6.12 "$rel612" "$mod612"
+		boot_lockdown "$rel612" "$mod612"
 	fi
 	[ "$harness_boot" = 0 ] || [ "$check_only" = 1 ] || harness_boots
 	rbt_log "test run took $(($(date +%s) - start)) s"

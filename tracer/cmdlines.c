@@ -248,6 +248,10 @@ static const struct seq_operations rbtr_cmdline_seq_ops = {
 
 static int rbtr_saved_cmdlines_open(struct inode *inode, struct file *file)
 {
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
 	return seq_open_private(file, &rbtr_cmdline_seq_ops,
 				sizeof(struct rbtr_cmdline_rec));
 }
@@ -300,14 +304,17 @@ static ssize_t rbtr_cmdlines_size_write(struct file *file, const char __user *ub
 
 static const struct file_operations rbtr_cmdlines_size_fops = {
 	.owner		= THIS_MODULE,
+	.open		= rbtr_open_generic,
 	.read		= rbtr_cmdlines_size_read,
 	.write		= rbtr_cmdlines_size_write,
 	.llseek		= default_llseek,
 };
 
 /**
- * rbtr_cmdlines_init - allocate the table; create saved_cmdlines(_size)
- * @tr: the tracer whose directory gets them
+ * rbtr_cmdlines_init - allocate the table
+ * @tr: the tracer
+ *
+ * Before the tree exists: the files come with it (rbtr_cmdlines_files()).
  *
  * Return: 0 or -ENOMEM.
  */
@@ -322,12 +329,19 @@ int rbtr_cmdlines_init(struct rbtr_trace *tr)
 	if (ret) {
 		kvfree(rbtr_pid_map);
 		rbtr_pid_map = NULL;
-		return ret;
 	}
+	return ret;
+}
+
+/**
+ * rbtr_cmdlines_files - create saved_cmdlines and saved_cmdlines_size
+ * @tr: the tracer whose directory gets them
+ */
+void rbtr_cmdlines_files(struct rbtr_trace *tr)
+{
 	debugfs_create_file("saved_cmdlines", 0400, tr->dir, tr, &rbtr_saved_cmdlines_fops);
 	debugfs_create_file("saved_cmdlines_size", 0600, tr->dir, tr,
 			    &rbtr_cmdlines_size_fops);
-	return 0;
 }
 
 /**

@@ -66,6 +66,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include "trace.h"
 #include "tracepoints.h"
 
 /* Per-task tables: syscalls are many (sleepers), work items fewer. */
@@ -176,6 +177,7 @@ static ssize_t rbtr_thresh_write(struct file *filp, const char __user *ubuf,
 
 static const struct file_operations rbtr_thresh_fops = {
 	.owner		= THIS_MODULE,
+	.open		= rbtr_open_generic,
 	.read		= rbtr_thresh_read,
 	.write		= rbtr_thresh_write,
 	.llseek		= default_llseek,
@@ -211,7 +213,7 @@ static int rbtr_thresh_stats_show(struct seq_file *m, void *v)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(rbtr_thresh_stats);
+RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_thresh_stats);
 
 static void rbtr_dur_free(void)
 {

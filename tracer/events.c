@@ -18,8 +18,14 @@
 #include <linux/seq_buf.h>
 #include <linux/string.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/moduleparam.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
+#include "trace.h"
+
+/* ftrace's set_event parser takes words of at most 127 bytes. */
+#define RBTR_EVENT_WORD_MAX	127
 
 static DEFINE_MUTEX(rbtr_events_mutex);
 static LIST_HEAD(rbtr_event_list);
@@ -29,8 +35,11 @@ static unsigned short rbtr_next_id = RBTR_EVENT_FIRST_DYN_ID;
 /*
  * tracing_cpumask, stored inverted: a static mask starts out empty, so
  * every CPU is traced from the first event on, with no init ordering.
+ * Changed and read for the file under the mutex; writers of events test
+ * their CPU's bit without it.
  */
 static struct cpumask rbtr_untraced_cpus;
+static DEFINE_MUTEX(rbtr_cpumask_mutex);
 
 /* The common fields, as every format file of the kernel lists them. */
 static const struct rbtr_field rbtr_common_fields[] = {
@@ -42,6 +51,40 @@ static const struct rbtr_field rbtr_common_fields[] = {
 		   "common_preempt_count", RBTR_FIELD_NUM),
 	RBTR_FIELD(RBTR_REC(struct rbtr_entry)->pid, "int", "common_pid", RBTR_FIELD_NUM),
 };
+
+#ifdef RBTRACE_TEST_HOOKS
+static unsigned int cpumask_step_us;
+module_param(cpumask_step_us, uint, 0600);
+MODULE_PARM_DESC(cpumask_step_us,
+		 "test builds: sleep this long between the CPUs of a tracing_cpumask change");
+
+static unsigned int fail_event_id;
+module_param(fail_event_id, uint, 0600);
+MODULE_PARM_DESC(fail_event_id,
+		 "test builds: enabling the event of this id fails with -ENOMEM (0: none)");
+
+static void rbtr_test_cpumask_step(void)
+{
+	unsigned int us = READ_ONCE(cpumask_step_us);
+
+	if (us)
+		fsleep(us);
+}
+
+static bool rbtr_test_reg_fails(const struct rbtr_event_type *type)
+{
+	return type->id && type->id == READ_ONCE(fail_event_id);
+}
+#else
+static inline void rbtr_test_cpumask_step(void)
+{
+}
+
+static inline bool rbtr_test_reg_fails(const struct rbtr_event_type *type)
+{
+	return false;
+}
+#endif
 
 static int rbtr_event_assign_id(struct rbtr_event_type *type)
 {
@@ -163,6 +206,8 @@ static int rbtr_event_set_locked(struct rbtr_event_type *type, bool on)
 	if (!type->reg || type->enabled == on)
 		return 0;
 	if (on) {
+		if (rbtr_test_reg_fails(type))
+			return -ENOMEM;
 		ret = type->reg(type);
 		if (ret)
 			return ret;
@@ -277,6 +322,86 @@ int rbtr_event_set_match(const struct rbtr_event_match *m, bool on, bool dry_run
 		}
 		t->toggled = true;
 	}
+	mutex_unlock(&rbtr_events_mutex);
+	return ret;
+}
+
+/**
+ * rbtr_event_set_list - apply a set_event write, all or nothing
+ * @buf: the words, separated by white space ("!word" disables); cut
+ * @truncate: the file was opened with O_TRUNC and no write succeeded yet:
+ *            start from every event disabled; cleared when this succeeds
+ * @written: set: a write of the file was tried (its release then leaves
+ *           the truncation undone)
+ *
+ * Under one hold of the registry mutex, so that no other change comes
+ * between the check and the switching: first the state every type must
+ * end in is worked out word by word, without switching anything (a
+ * word too long, or matching no event that can be switched, fails the
+ * write here); then the types to enable are enabled, and if one fails
+ * the ones this call enabled are disabled again; then the types to
+ * disable are disabled, which cannot fail.
+ *
+ * Return: 0; -EINVAL for a bad word; or the error of an event's @reg.
+ * On error nothing has changed.
+ */
+int rbtr_event_set_list(char *buf, bool *truncate, bool *written)
+{
+	DECLARE_BITMAP(enabled_now, RBTR_EVENT_MAX_ID);
+	struct rbtr_event_match match;
+	struct rbtr_event_type *t;
+	bool on, any;
+	char *word;
+	int ret = 0;
+
+	bitmap_zero(enabled_now, RBTR_EVENT_MAX_ID);
+	mutex_lock(&rbtr_events_mutex);
+	*written = true;
+	/* toggled: the type is to change state. */
+	list_for_each_entry(t, &rbtr_event_list, list)
+		t->toggled = *truncate && t->reg && t->enabled;
+	while ((word = strsep(&buf, " \t\n")) != NULL) {
+		if (!*word)
+			continue;
+		if (strlen(word) > RBTR_EVENT_WORD_MAX) {
+			ret = -EINVAL;
+			goto out;
+		}
+		on = *word != '!';
+		if (!on)
+			word++;
+		rbtr_event_parse_match(word, &match);
+		any = false;
+		list_for_each_entry(t, &rbtr_event_list, list) {
+			if (!rbtr_event_matches(t, &match))
+				continue;
+			any = true;
+			t->toggled = t->enabled != on;
+		}
+		if (!any) {
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+	list_for_each_entry(t, &rbtr_event_list, list) {
+		if (!t->toggled || t->enabled)
+			continue;
+		ret = rbtr_event_set_locked(t, true);
+		if (ret)
+			goto undo;
+		__set_bit(t->id, enabled_now);
+		t->toggled = false;
+	}
+	list_for_each_entry(t, &rbtr_event_list, list)
+		if (t->toggled && t->enabled)
+			rbtr_event_set_locked(t, false);
+	*truncate = false;
+	goto out;
+undo:
+	list_for_each_entry(t, &rbtr_event_list, list)
+		if (test_bit(t->id, enabled_now))
+			rbtr_event_set_locked(t, false);
+out:
 	mutex_unlock(&rbtr_events_mutex);
 	return ret;
 }
@@ -410,19 +535,24 @@ bool rbtr_cpu_traced(int cpu)
  * rbtr_set_traced_cpus - set tracing_cpumask
  * @mask: the CPUs whose events are recorded
  *
- * Writers read the mask without a lock: an event racing with the change
- * may be recorded or not, as in ftrace.
+ * One change at a time: two writers' bit loops interleaved would leave a
+ * mask neither wrote. Writers of events read the mask without a lock:
+ * an event racing with the change may be recorded or not, as in ftrace;
+ * a CPU in both the old and the new mask is traced throughout.
  */
 void rbtr_set_traced_cpus(const struct cpumask *mask)
 {
 	int cpu;
 
+	mutex_lock(&rbtr_cpumask_mutex);
 	for_each_possible_cpu(cpu) {
 		if (cpumask_test_cpu(cpu, mask))
 			cpumask_clear_cpu(cpu, &rbtr_untraced_cpus);
 		else
 			cpumask_set_cpu(cpu, &rbtr_untraced_cpus);
+		rbtr_test_cpumask_step();
 	}
+	mutex_unlock(&rbtr_cpumask_mutex);
 }
 
 /**
@@ -431,7 +561,9 @@ void rbtr_set_traced_cpus(const struct cpumask *mask)
  */
 void rbtr_get_traced_cpus(struct cpumask *mask)
 {
+	mutex_lock(&rbtr_cpumask_mutex);
 	cpumask_andnot(mask, cpu_possible_mask, &rbtr_untraced_cpus);
+	mutex_unlock(&rbtr_cpumask_mutex);
 }
 
 /**

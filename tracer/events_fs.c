@@ -19,9 +19,8 @@
 #include "events.h"
 #include "trace.h"
 
-/* A set_event write: ftrace's parser takes words of at most 127 bytes. */
+/* A set_event write; its words are checked in events.c. */
 #define RBTR_SET_EVENT_MAX	4096
-#define RBTR_EVENT_WORD_MAX	127
 
 /* One events/<system>/ directory. */
 struct rbtr_event_system {
@@ -62,21 +61,21 @@ static int rbtr_header_page_show(struct seq_file *m, void *v)
 	rbt_print_page_header(tr->buffer, m);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(rbtr_header_page);
+RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_header_page);
 
 static int rbtr_header_event_show(struct seq_file *m, void *v)
 {
 	rbt_print_entry_header(m);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(rbtr_header_event);
+RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_header_event);
 
 static int rbtr_format_show(struct seq_file *m, void *v)
 {
 	rbtr_events_show_format(m, m->private);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(rbtr_format);
+RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_format);
 
 static int rbtr_id_show(struct seq_file *m, void *v)
 {
@@ -85,7 +84,7 @@ static int rbtr_id_show(struct seq_file *m, void *v)
 	seq_printf(m, "%d\n", type->id);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(rbtr_id);
+RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_id);
 
 /* events/<system>/<event>/enable */
 static int rbtr_enable_show(struct seq_file *m, void *v)
@@ -99,6 +98,10 @@ static int rbtr_enable_show(struct seq_file *m, void *v)
 
 static int rbtr_enable_open(struct inode *inode, struct file *file)
 {
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
 	return single_open(file, rbtr_enable_show, inode->i_private);
 }
 
@@ -141,6 +144,10 @@ static int rbtr_filter_show(struct seq_file *m, void *v)
 
 static int rbtr_filter_open(struct inode *inode, struct file *file)
 {
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
 	return single_open(file, rbtr_filter_show, NULL);
 }
 
@@ -184,6 +191,10 @@ static int rbtr_group_enable_show(struct seq_file *m, void *v)
 
 static int rbtr_group_enable_open(struct inode *inode, struct file *file)
 {
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
 	return single_open(file, rbtr_group_enable_show, inode->i_private);
 }
 
@@ -214,7 +225,28 @@ static const struct file_operations rbtr_group_enable_fops = {
 	.release	= single_release,
 };
 
-/* set_event: the enabled events, "system:event" a line. */
+/*
+ * set_event: the enabled events, "system:event" a line; written, words
+ * of ftrace's syntax ("sys:event", "sys:", ":event", "sys", "event",
+ * "*:*"; "!word" disables).
+ *
+ * A write is all or nothing (rbtr_event_set_list()): a word that names
+ * no event, or an event that cannot be enabled, fails the write with
+ * nothing changed. tracefs disables every event at a truncating open
+ * ("echo x > set_event"), so that "echo bogus > set_event" leaves all
+ * events off although the write fails. rbtrace defers that clearing to
+ * the first write of the open file that succeeds, as part of it: a
+ * refused write changes nothing, as every rbtrace file promises. A
+ * truncating open closed without any write (": > set_event") clears at
+ * close, as tracefs's does at open; one closed after only refused
+ * writes changes nothing. Later writes of the same open file add to
+ * what the first left, as in tracefs.
+ */
+struct rbtr_set_event_file {
+	bool	truncate;	/* cleared by the first write that succeeds */
+	bool	written;	/* a write was tried */
+};
+
 static int rbtr_set_event_show(struct seq_file *m, void *v)
 {
 	rbtr_event_show_list(m, true);
@@ -227,20 +259,44 @@ static int rbtr_available_events_show(struct seq_file *m, void *v)
 	rbtr_event_show_list(m, false);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(rbtr_available_events);
+RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_available_events);
+
+static struct rbtr_set_event_file *rbtr_set_event_state(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
 
 static int rbtr_set_event_open(struct inode *inode, struct file *file)
 {
-	/* As tracefs: "echo x > set_event" first disables everything. */
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
-		rbtr_event_disable_all();
-	if (file->f_mode & FMODE_READ)
-		return single_open(file, rbtr_set_event_show, NULL);
-	return 0;
+	struct rbtr_set_event_file *st;
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
+	st->truncate = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
+	if (!(file->f_mode & FMODE_READ)) {
+		file->private_data = st;
+		return 0;
+	}
+	ret = single_open(file, rbtr_set_event_show, st);
+	if (ret)
+		kfree(st);
+	return ret;
 }
 
 static int rbtr_set_event_release(struct inode *inode, struct file *file)
 {
+	struct rbtr_set_event_file *st = rbtr_set_event_state(file);
+
+	/* ": > set_event": truncated, nothing written. */
+	if (st->truncate && !st->written)
+		rbtr_event_disable_all();
+	kfree(st);
 	if (file->f_mode & FMODE_READ)
 		return single_release(inode, file);
 	return 0;
@@ -253,37 +309,11 @@ static loff_t rbtr_set_event_llseek(struct file *file, loff_t offset, int whence
 	return noop_llseek(file, offset, whence);
 }
 
-/*
- * Apply (or with @dry_run only check) every word of a set_event write.
- * Words are separated by white space; "!word" disables.
- */
-static int rbtr_set_event_words(char *buf, bool dry_run)
-{
-	struct rbtr_event_match match;
-	char *word;
-	bool on;
-	int ret;
-
-	while ((word = strsep(&buf, " \t\n")) != NULL) {
-		if (!*word)
-			continue;
-		if (strlen(word) > RBTR_EVENT_WORD_MAX)
-			return -EINVAL;
-		on = *word != '!';
-		if (!on)
-			word++;
-		rbtr_event_parse_match(word, &match);
-		ret = rbtr_event_set_match(&match, on, dry_run);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 static ssize_t rbtr_set_event_write(struct file *file, const char __user *ubuf,
 				    size_t cnt, loff_t *ppos)
 {
-	char *buf, *copy;
+	struct rbtr_set_event_file *st = rbtr_set_event_state(file);
+	char *buf;
 	int ret;
 
 	if (cnt > RBTR_SET_EVENT_MAX)
@@ -293,16 +323,8 @@ static ssize_t rbtr_set_event_write(struct file *file, const char __user *ubuf,
 	buf = memdup_user_nul(ubuf, cnt);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	/*
-	 * Check every word before switching anything, so that a write with
-	 * an unknown name changes nothing. Parsing cuts the string: check
-	 * on a copy.
-	 */
-	copy = kstrdup(buf, GFP_KERNEL);
-	ret = copy ? rbtr_set_event_words(copy, true) : -ENOMEM;
-	kfree(copy);
-	if (!ret)
-		ret = rbtr_set_event_words(buf, false);
+	/* Two writers of one file: the truncation goes with one write. */
+	ret = rbtr_event_set_list(buf, &st->truncate, &st->written);
 	kfree(buf);
 	if (ret) {
 		pr_warn_ratelimited("rbtrace: set_event: no such event, or it cannot be enabled (%d)\n",

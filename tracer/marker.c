@@ -234,20 +234,21 @@ static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf
 
 static const struct file_operations rbtr_marker_fops = {
 	.owner		= THIS_MODULE,
-	.open		= nonseekable_open,
+	.open		= rbtr_open_nonseekable,
 	.write		= tracing_mark_write,
 };
 
 static const struct file_operations rbtr_marker_raw_fops = {
 	.owner		= THIS_MODULE,
-	.open		= nonseekable_open,
+	.open		= rbtr_open_nonseekable,
 	.write		= tracing_mark_raw_write,
 };
 
 /**
- * rbtr_marker_init - register ftrace:print and ftrace:raw_data; create the
- * marker files
- * @tr: the tracer whose directory gets them, and whose buffer markers go to
+ * rbtr_marker_init - register ftrace:print and ftrace:raw_data
+ * @tr: the tracer markers go to
+ *
+ * Before the tree exists: the files come with it (rbtr_marker_files()).
  *
  * Return: 0 or a negative errno (nothing left registered).
  */
@@ -259,14 +260,20 @@ int rbtr_marker_init(struct rbtr_trace *tr)
 	if (ret)
 		return ret;
 	ret = rbtr_event_register(&rbtr_raw_data_type);
-	if (ret) {
+	if (ret)
 		rbtr_event_unregister(&rbtr_print_type);
-		return ret;
-	}
+	return ret;
+}
+
+/**
+ * rbtr_marker_files - create trace_marker and trace_marker_raw
+ * @tr: the tracer whose directory gets them, and whose buffer markers go to
+ */
+void rbtr_marker_files(struct rbtr_trace *tr)
+{
 	debugfs_create_file("trace_marker", 0200, tr->dir, tr, &rbtr_marker_fops);
 	debugfs_create_file("trace_marker_raw", 0200, tr->dir, tr,
 			    &rbtr_marker_raw_fops);
-	return 0;
 }
 
 /**

@@ -214,9 +214,16 @@ static void rbtr_trace_rewind(struct rbtr_trace_iter *it)
 	it->pos = 0;
 }
 
-/* Move from the current record to the next one: it->pos + 1. */
+/*
+ * Move from the current record to the next one: it->pos + 1. A seek to a
+ * huge offset steps through every record (seq_file's traverse()): let
+ * the scheduler in, and let SIGKILL end it.
+ */
 static void *rbtr_trace_step(struct rbtr_trace_iter *it)
 {
+	cond_resched();
+	if (fatal_signal_pending(current))
+		return ERR_PTR(-EINTR);
 	if (it->pos && it->have_rec)
 		rbt_iter_advance(it->iters[it->rec.cpu]);
 	it->pos++;
@@ -240,9 +247,12 @@ static void *rbtr_trace_start(struct seq_file *m, loff_t *pos)
 		/* It was the end; maybe not any more. */
 		it->pos--;
 	}
-	while (it->pos < *pos)
-		if (!rbtr_trace_step(it))
-			return NULL;
+	while (it->pos < *pos) {
+		void *v = rbtr_trace_step(it);
+
+		if (IS_ERR_OR_NULL(v))
+			return v;
+	}
 	return &it->rec;
 }
 
@@ -320,9 +330,15 @@ static int rbtr_trace_open(struct inode *inode, struct file *file)
 	int cpu = rbtr_file_cpu(inode), ret;
 	struct rbtr_trace_iter *it;
 
+	ret = rbtr_check_open();
+	if (ret)
+		return ret;
 	/* As tracefs: "echo > trace" empties the buffer (one CPU's, per CPU). */
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		mutex_lock(&tr->files_mutex);
 		rbtr_reset(tr, cpu);
+		mutex_unlock(&tr->files_mutex);
+	}
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
 	rbtr_reader_open(tr);
@@ -377,9 +393,15 @@ const struct file_operations rbtr_trace_fops = {
 };
 
 /*
- * trace_pipe: each read consumes records and returns their text. A line
- * that does not fit the reader's buffer is kept for the next read.
+ * trace_pipe: each read consumes records and returns their text, at most
+ * a page of it (RBTR_PIPE_READ_MAX), as ftrace bounds one read by its
+ * trace_seq (a page up to 6.7, 8 KiB less a few bytes since): a read of
+ * any size does a bounded amount of work. A read returns whole lines; a
+ * line longer than the read (or than a page) comes in pieces, the rest
+ * kept for the next read.
  */
+#define RBTR_PIPE_READ_MAX	PAGE_SIZE
+
 struct rbtr_pipe_iter {
 	struct rbtr_trace *tr;
 	struct mutex	lock;		/* one reader of this file at a time */
@@ -483,6 +505,7 @@ static ssize_t rbtr_pipe_read(struct file *file, char __user *ubuf,
 
 	if (!cnt)
 		return 0;
+	cnt = min_t(size_t, cnt, RBTR_PIPE_READ_MAX);
 	mutex_lock(&it->lock);
 	ret = rbtr_pipe_wait(it, file);
 	if (ret <= 0) {
@@ -490,9 +513,18 @@ static ssize_t rbtr_pipe_read(struct file *file, char __user *ubuf,
 		goto out;
 	}
 	while (done < cnt) {
-		if (!rbtr_pipe_pending(it) && !rbtr_pipe_next(it))
+		if (!rbtr_pipe_pending(it)) {
+			if (fatal_signal_pending(current))
+				break;
+			if (!rbtr_pipe_next(it))
+				break;
+			cond_resched();
+		}
+		n = rbtr_pipe_pending(it);
+		/* A whole line that does not fit waits for the next read. */
+		if (done && !it->text_off && n > cnt - done)
 			break;
-		n = min(rbtr_pipe_pending(it), cnt - done);
+		n = min(n, cnt - done);
 		if (copy_to_user(ubuf + done, it->text.buf + it->text_off, n)) {
 			if (!done)
 				done = -EFAULT;
@@ -503,6 +535,8 @@ static ssize_t rbtr_pipe_read(struct file *file, char __user *ubuf,
 	}
 	if (done > 0)
 		it->read_any = true;
+	else if (!done && fatal_signal_pending(current))
+		done = -EINTR;
 out:
 	mutex_unlock(&it->lock);
 	return done;
@@ -528,7 +562,11 @@ static int rbtr_pipe_open(struct inode *inode, struct file *file)
 {
 	struct rbtr_trace *tr = rbtr_file_trace(inode);
 	struct rbtr_pipe_iter *it;
+	int ret;
 
+	ret = rbtr_check_open();
+	if (ret)
+		return ret;
 	it = kzalloc(sizeof(*it), GFP_KERNEL);
 	if (!it)
 		return -ENOMEM;

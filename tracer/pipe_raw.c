@@ -341,7 +341,11 @@ static int rbtr_raw_flush(struct file *file, fl_owner_t id)
 static int rbtr_raw_open(struct inode *inode, struct file *file)
 {
 	struct rbtr_raw_iter *it;
+	int ret;
 
+	ret = rbtr_check_open();
+	if (ret)
+		return ret;
 	it = kzalloc(sizeof(*it), GFP_KERNEL);
 	if (!it)
 		return -ENOMEM;

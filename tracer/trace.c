@@ -7,6 +7,8 @@
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/lockdep.h>
+#include <linux/security.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include "trace.h"
@@ -15,6 +17,81 @@
 #define RBTR_DEFAULT_PERCENT	50
 
 struct rbtr_trace rbtr_global_trace;
+
+/*
+ * Files may be opened: set once the load can no longer fail. A file
+ * opened before would keep its operations, and a module reference,
+ * after a failed load freed the module (do_init_module() does not wait
+ * for references); refused, the open has left the module's code before
+ * the failing load's debugfs_remove_recursive() returns.
+ */
+static bool rbtr_files_live;
+
+/**
+ * rbtr_check_open - may a file of rbtrace be opened now?
+ *
+ * Called first by every open of every file.
+ *
+ * Return: 0; -EPERM when the kernel is locked down for tracing
+ * (LOCKDOWN_TRACEFS: lockdown=confidentiality), as every open of tracefs;
+ * -ENODEV while the module is still loading.
+ */
+int rbtr_check_open(void)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (ret)
+		return ret;
+	/* Pairs with the release in rbtr_files_publish(). */
+	if (!smp_load_acquire(&rbtr_files_live))
+		return -ENODEV;
+	return 0;
+}
+
+/**
+ * rbtr_files_publish - let the files be opened: the load cannot fail now
+ */
+void rbtr_files_publish(void)
+{
+	/* Everything made before is seen: pairs with rbtr_check_open(). */
+	smp_store_release(&rbtr_files_live, true);
+}
+
+/**
+ * rbtr_files_unpublish - refuse opens again, before the tree is removed
+ */
+void rbtr_files_unpublish(void)
+{
+	WRITE_ONCE(rbtr_files_live, false);
+}
+
+/**
+ * rbtr_open_generic - the open of a file without one of its own
+ * @inode: its inode
+ * @file: the file
+ *
+ * Return: 0 or the refusal of rbtr_check_open().
+ */
+int rbtr_open_generic(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open();
+
+	return ret ?: simple_open(inode, file);
+}
+
+/**
+ * rbtr_open_nonseekable - nonseekable_open(), checked
+ * @inode: its inode
+ * @file: the file
+ *
+ * Return: 0 or the refusal of rbtr_check_open().
+ */
+int rbtr_open_nonseekable(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open();
+
+	return ret ?: nonseekable_open(inode, file);
+}
 
 /**
  * rbtr_create_cpu_file - a file of one CPU (or of all) in a tracer's tree
@@ -92,18 +169,27 @@ void rbtr_reader_close(struct rbtr_trace *tr)
  * @cpu: the CPU or RBT_ALL_CPUS
  *
  * Waits for the consuming reader of each CPU to finish its event first.
+ * Every CPU is emptied by one rbt_reset() under all the access locks, so
+ * that the writers are quiesced once for all CPUs (one RCU grace period),
+ * not once per possible CPU. The caller holds @tr->files_mutex, which
+ * also tells lockdep that the access locks taken together are in order.
  */
 void rbtr_reset(struct rbtr_trace *tr, int cpu)
 {
 	int i;
 
-	for_each_possible_cpu(i) {
-		if (cpu != RBT_ALL_CPUS && cpu != i)
-			continue;
-		rbtr_access_lock(tr, i);
-		rbt_reset_cpu(tr->buffer, i);
-		rbtr_access_unlock(tr, i);
+	lockdep_assert_held(&tr->files_mutex);
+	if (cpu != RBT_ALL_CPUS) {
+		rbtr_access_lock(tr, cpu);
+		rbt_reset_cpu(tr->buffer, cpu);
+		rbtr_access_unlock(tr, cpu);
+		return;
 	}
+	for_each_possible_cpu(i)
+		mutex_lock_nest_lock(&tr->access[i], &tr->files_mutex);
+	rbt_reset(tr->buffer);
+	for_each_possible_cpu(i)
+		mutex_unlock(&tr->access[i]);
 }
 
 /**

@@ -11,6 +11,7 @@
 #include <linux/fs.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/types.h>
 #include <rbtrace/rbtrace.h>
 
@@ -27,7 +28,8 @@ struct seq_buf;
  * @buffer_percent: fill level splice and poll of trace_pipe_raw wait for
  * @readers_open: files open that read the buffer (trace, trace_pipe,
  *                trace_pipe_raw): the sub-buffer size changes only at 0
- * @files_mutex: serialises resizes, clock changes and @readers_open
+ * @files_mutex: serialises resizes, clock changes, resets of every CPU
+ *               and @readers_open; taken before @access
  * @access: one mutex per possible CPU, taken by consuming readers and
  *          resets: an event returned by rbt_consume() stays valid only
  *          until the next consuming read of that CPU
@@ -69,6 +71,36 @@ struct dentry *rbtr_create_cpu_file(const char *name, umode_t mode,
 				    struct rbtr_trace *tr, int cpu,
 				    const struct file_operations *fops);
 
+/*
+ * Opening a file (trace.c). Every open of every file of rbtrace calls
+ * rbtr_check_open() first: under kernel lockdown (LOCKDOWN_TRACEFS) it
+ * refuses with -EPERM, as tracefs's tracing_check_open_get_tr() does, and
+ * until the module's load can no longer fail with -ENODEV. Files with no
+ * open of their own use these.
+ */
+int rbtr_check_open(void);
+void rbtr_files_publish(void);
+void rbtr_files_unpublish(void);
+int rbtr_open_generic(struct inode *inode, struct file *file);
+int rbtr_open_nonseekable(struct inode *inode, struct file *file);
+
+/* DEFINE_SHOW_ATTRIBUTE(), its open checked by rbtr_check_open(). */
+#define RBTR_DEFINE_SHOW_ATTRIBUTE(__name)				\
+static int __name ## _open(struct inode *inode, struct file *file)	\
+{									\
+	int ret = rbtr_check_open();					\
+									\
+	return ret ?: single_open(file, __name ## _show, inode->i_private); \
+}									\
+									\
+static const struct file_operations __name ## _fops = {		\
+	.owner		= THIS_MODULE,					\
+	.open		= __name ## _open,				\
+	.read		= seq_read,					\
+	.llseek		= seq_lseek,					\
+	.release	= single_release,				\
+}
+
 void rbtr_access_lock(struct rbtr_trace *tr, int cpu);
 void rbtr_access_unlock(struct rbtr_trace *tr, int cpu);
 void rbtr_reset(struct rbtr_trace *tr, int cpu);
@@ -92,6 +124,17 @@ extern const struct file_operations rbtr_trace_pipe_fops;
 
 /* Raw pages: trace_pipe_raw (pipe_raw.c) */
 extern const struct file_operations rbtr_pipe_raw_fops;
+
+/*
+ * Files made with the tree, after the state behind them (rbtr_*_init()
+ * in events.h) exists: the tree is the last step of the load that can
+ * fail (rb_debugfs.c).
+ */
+void rbtr_marker_files(struct rbtr_trace *tr);
+void rbtr_cmdlines_files(struct rbtr_trace *tr);
+
+/* A set_event write, all or nothing (events.c) */
+int rbtr_event_set_list(char *buf, bool *truncate, bool *written);
 
 /* ftrace's ns2usecs(): rounded to the nearest microsecond. */
 static inline u64 rbtr_ns2usecs(u64 ns)

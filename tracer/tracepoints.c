@@ -758,10 +758,11 @@ static void rbtr_tp_unregister_all(void)
 }
 
 /**
- * rbtr_tracepoints_init - register the tracepoint events and tracing_thresh
- * @tr: the tracer they record into, its directory made
+ * rbtr_tracepoints_init - register the tracepoint events
+ * @tr: the tracer they record into
  *
- * Called after rb_debugfs_init(). Events start disabled.
+ * Called before rb_debugfs_init(), which makes their files and the
+ * duration filter's (rbtr_duration_init()). Events start disabled.
  *
  * Return: 0 or a negative errno; nothing is left behind on failure.
  */
@@ -769,9 +770,6 @@ int rbtr_tracepoints_init(struct rbtr_trace *tr)
 {
 	int i, ret;
 
-	ret = rbtr_duration_init(tr->dir);
-	if (ret)
-		return ret;
 	for (i = 0; i < RBTR_TP_NR; i++)
 		rbtr_tp_type_init(&rbtr_tp_events[i].type, &rbtr_tp_descs[i], true);
 	for (i = 0; i < RBTR_PAIR_NR; i++)
@@ -802,18 +800,17 @@ int rbtr_tracepoints_init(struct rbtr_trace *tr)
 fail:
 	pr_err("rbtrace: cannot register the tracepoint events (%d)\n", ret);
 	rbtr_tp_unregister_all();
-	rbtr_duration_exit();
 	return ret;
 }
 
 /**
- * rbtr_tracepoints_exit - unregister every probe and event, remove tracing_thresh
+ * rbtr_tracepoints_exit - unregister every probe and event
  *
- * Called before rb_debugfs_exit() and before the buffer is freed: returns
- * once no probe runs any more.
+ * Called before rb_debugfs_exit() (which frees the duration filter's
+ * tables) and before the buffer is freed: returns once no probe runs any
+ * more.
  */
 void rbtr_tracepoints_exit(void)
 {
 	rbtr_tp_unregister_all();
-	rbtr_duration_exit();
 }

@@ -95,3 +95,9 @@ expect_size() {
 	[ "$got" -ge "$2" ] && [ "$got" -le $(($2 + $2 / 64 + 8)) ] ||
 		fail "$1 reads $got after writing $2"
 }
+
+# rbt_has_param NAME: the module under test has parameter NAME (the test
+# hooks' parameters exist only in test builds, RBTRACE_TEST_HOOKS).
+rbt_has_param() {
+	modinfo -p "$RBT_KO" | grep -q "^$1:"
+}
