@@ -215,6 +215,18 @@ static void rb_resume_cpu(struct rb_cpu_buffer *cpu_buffer)
 	atomic_dec(&cpu_buffer->record_disabled);
 }
 
+/* Empty a quiesced CPU's ring, with its readers and the swap locked out. */
+static void rb_reset_cpu_stopped(struct rb_cpu_buffer *cpu_buffer)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	arch_spin_lock(&cpu_buffer->lock);
+	rb_reset_cpu_locked(cpu_buffer);
+	arch_spin_unlock(&cpu_buffer->lock);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+}
+
 /*
  * Insert empty pages right before the head: going forward from the tail,
  * they come after the free pages and before the oldest data, so no event
@@ -859,18 +871,13 @@ void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer)
 void rbt_reset_cpu(struct rbt_buffer *buffer, int cpu)
 {
 	struct rb_cpu_buffer *cpu_buffer;
-	unsigned long flags;
 
 	if (!rb_valid_cpu(buffer, cpu))
 		return;
 	cpu_buffer = buffer->buffers[cpu];
 	mutex_lock(&buffer->mutex);
 	rb_quiesce_cpu(cpu_buffer);
-	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
-	arch_spin_lock(&cpu_buffer->lock);
-	rb_reset_cpu_locked(cpu_buffer);
-	arch_spin_unlock(&cpu_buffer->lock);
-	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	rb_reset_cpu_stopped(cpu_buffer);
 	rb_resume_cpu(cpu_buffer);
 	mutex_unlock(&buffer->mutex);
 }
@@ -879,12 +886,23 @@ EXPORT_SYMBOL_GPL(rbt_reset_cpu);
 /**
  * rbt_reset - empty every CPU's ring
  * @buffer: the buffer
+ *
+ * The writers of every CPU are quiesced together: one RCU grace period
+ * for the whole buffer, not one per CPU.
  */
 void rbt_reset(struct rbt_buffer *buffer)
 {
 	int cpu;
 
+	mutex_lock(&buffer->mutex);
 	for_each_cpu(cpu, buffer->cpumask)
-		rbt_reset_cpu(buffer, cpu);
+		atomic_inc(&buffer->buffers[cpu]->record_disabled);
+	/* Every writer that saw recording on has left: one wait for all. */
+	synchronize_rcu();
+	for_each_cpu(cpu, buffer->cpumask)
+		rb_reset_cpu_stopped(buffer->buffers[cpu]);
+	for_each_cpu(cpu, buffer->cpumask)
+		rb_resume_cpu(buffer->buffers[cpu]);
+	mutex_unlock(&buffer->mutex);
 }
 EXPORT_SYMBOL_GPL(rbt_reset);

@@ -237,11 +237,16 @@ boot_verdict() {
 	fi
 }
 
-# tc_names [TAG]: the scenarios (tagged TAG) that a boot must report on.
+# tc_names [TAG]: the scenarios (tagged TAG; else all but those tagged
+# "alone") that a boot must report on.
 tc_names() {
 	local f d=$RBT_TOP/tests/guest/test.d
 	for f in $(find "$d" -name '*.tc' | sort); do
-		[ -z "${1:-}" ] || grep -qE "^# tags:.*\b$1\b" "$f" || continue
+		if [ -z "${1:-}" ]; then
+			! grep -qE "^# tags:.*\balone\b" "$f" || continue
+		else
+			grep -qE "^# tags:.*\b$1\b" "$f" || continue
+		fi
 		f=${f#"$d/"}
 		echo "${f%.tc}"
 	done

@@ -182,6 +182,17 @@ void rbtr_events_fs_exit(void);
 int rbtr_events_fs_add(struct rbtr_event_type *type);
 void rbtr_events_fs_remove(struct rbtr_event_type *type);
 
+/* A set_event write, all or nothing (events.c) */
+int rbtr_event_set_list(char *buf, bool *truncate, bool *written);
+
+/*
+ * Files made with the tree, after the state behind them (the *_init()
+ * below) exists: the tree is the last step of the load that can fail
+ * (rb_debugfs.c).
+ */
+void rbtr_marker_files(struct rbtr_trace *tr);
+void rbtr_cmdlines_files(struct rbtr_trace *tr);
+
 /* trace_marker, trace_marker_raw (marker.c) */
 int rbtr_marker_init(struct rbtr_trace *tr);
 void rbtr_marker_exit(void);

@@ -125,17 +125,6 @@ extern const struct file_operations rbtr_trace_pipe_fops;
 /* Raw pages: trace_pipe_raw (pipe_raw.c) */
 extern const struct file_operations rbtr_pipe_raw_fops;
 
-/*
- * Files made with the tree, after the state behind them (rbtr_*_init()
- * in events.h) exists: the tree is the last step of the load that can
- * fail (rb_debugfs.c).
- */
-void rbtr_marker_files(struct rbtr_trace *tr);
-void rbtr_cmdlines_files(struct rbtr_trace *tr);
-
-/* A set_event write, all or nothing (events.c) */
-int rbtr_event_set_list(char *buf, bool *truncate, bool *written);
-
 /* ftrace's ns2usecs(): rounded to the nearest microsecond. */
 static inline u64 rbtr_ns2usecs(u64 ns)
 {

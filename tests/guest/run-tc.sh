@@ -18,7 +18,9 @@
 #   # timeout: SECS      overrides --timeout for this scenario
 #   # tags: WORD...      with --tag TAG, only scenarios tagged TAG run;
 #                        "stock" marks those that also run on Debian's
-#                        stock kernels (scripts/test.sh)
+#                        stock kernels (scripts/test.sh); "alone" those
+#                        that run only in a boot of their own, with
+#                        --tag (they change the kernel for good)
 #
 # Results: PASS, FAIL, UNSUPPORTED (exit 77). Prints one line per scenario,
 # writes "PASS|FAIL|SKIP tc:NAME" lines to DIR/tc-results.txt and each
@@ -55,7 +57,12 @@ parse_args() {
 	done
 	tcs=()
 	for a in "${expanded[@]}"; do
-		[ -z "$tag" ] || [[ " $(header "$a" tags) " == *" $tag "* ]] && tcs+=("$a")
+		if [ -z "$tag" ]; then
+			# "alone": only in a boot of its own, asked for by its tag.
+			[[ " $(header "$a" tags) " == *" alone "* ]] || tcs+=("$a")
+		elif [[ " $(header "$a" tags) " == *" $tag "* ]]; then
+			tcs+=("$a")
+		fi
 	done
 	[ -n "$ko" ] && [ -f "$ko" ] || { echo "run-tc: rbtrace.ko not found (--ko or RBT_KO): '$ko'" >&2; exit 2; }
 	ko=$(realpath "$ko")
