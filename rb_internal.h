@@ -78,7 +78,14 @@
 /* Bounds on retry loops: hitting one is a bug, reported and recording stops. */
 #define RB_MAX_RESERVE_LOOPS	1000
 #define RB_MAX_SWAP_LOOPS	3
-#define RB_MAX_SPIN_LOOPS	100000	/* reader waiting out a head push */
+
+/*
+ * How long a reader waits for a writer of another CPU to finish a head
+ * push or a page crossing (local_clock() ns). Not a bug bound: a writer
+ * can legitimately be held that long (a long NMI, a preempted vCPU); the
+ * reader gives up that attempt, without a warning, and the next retries.
+ */
+#define RB_READER_WAIT_NS	NSEC_PER_SEC
 
 /* Bit of record_disabled owned by rbt_record_off()/rbt_record_on(). */
 #define RB_BUFFER_OFF		BIT(20)
@@ -415,7 +422,7 @@ void rb_map_update_meta(struct rb_cpu_buffer *cpu_buffer);
 void rb_waitq_init(struct rb_waitq *wq);
 void rb_waitq_sync(struct rb_waitq *wq);
 
-/* Test hooks: points in the write path; the calls compile out of normal builds. */
+/* Test hooks: points in the write and read paths; the calls compile out of normal builds. */
 enum rbt_hook_point {
 	RBT_HOOK_A,	/* after reading the write index */
 	RBT_HOOK_B,	/* after setting before_stamp */
@@ -423,6 +430,8 @@ enum rbt_hook_point {
 	RBT_HOOK_D,	/* after setting write_stamp */
 	RBT_HOOK_E,	/* slow path: after reading write_stamp */
 	RBT_HOOK_COMMIT,	/* before the outermost commit publishes */
+	RBT_HOOK_HEAD_UPDATE,	/* a writer set UPDATE on the pointer to the head */
+	RBT_HOOK_ALLOC_READ_PAGE,	/* rbt_alloc_read_page(), cpu_buffer->lock held */
 	RBT_HOOK_MAX
 };
 

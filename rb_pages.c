@@ -104,7 +104,12 @@ int rb_head_page_set_update(struct rb_cpu_buffer *cpu_buffer,
 			    struct rb_page *head, struct rb_page *prev,
 			    int old_flag)
 {
-	return rb_head_page_set(head, prev, old_flag, RB_PAGE_UPDATE);
+	int ret = rb_head_page_set(head, prev, old_flag, RB_PAGE_UPDATE);
+
+	/* We set UPDATE: readers' swaps fail until we clear it. */
+	if (ret == RB_PAGE_HEAD && old_flag == RB_PAGE_HEAD)
+		rb_hook(cpu_buffer->buffer, RBT_HOOK_HEAD_UPDATE);
+	return ret;
 }
 
 /**

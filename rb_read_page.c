@@ -56,6 +56,7 @@ struct rbt_read_page *rbt_alloc_read_page(struct rbt_buffer *buffer, int cpu)
 
 	local_irq_save(flags);
 	arch_spin_lock(&cpu_buffer->lock);
+	rb_hook(buffer, RBT_HOOK_ALLOC_READ_PAGE);
 	rpage->data = cpu_buffer->free_page;
 	cpu_buffer->free_page = NULL;
 	arch_spin_unlock(&cpu_buffer->lock);
@@ -223,8 +224,12 @@ void rb_mark_missed(struct rbt_buffer *buffer, struct rb_data_page *bpage,
  * when events were lost before it, and RB_MISSED_STORED when their count
  * (an unsigned long) follows the data. Bytes after that are zero.
  *
+ * Not from NMI: reader_lock is taken, not tried.
+ *
  * Return: the number of data bytes in the page (> 0), -EAGAIN when there
- * is nothing to read (or no full page with @full), -EINVAL for a bad CPU,
+ * is nothing to read (or no full page with @full), or when a writer of
+ * another CPU held the head or a page crossing for longer than the
+ * reader waits (RB_READER_WAIT_NS; try again), -EINVAL for a bad CPU,
  * a page of another order, or a @len too small for one event.
  */
 int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
