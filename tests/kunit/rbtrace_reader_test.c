@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: the consuming reader against writers that hold it up, and NMI
- * readers.
+ * KUnit: the consuming reader against writers that hold it up, NMI
+ * readers, and resizes that change the pages under it.
  *
  *  - A writer held 20 ms after it set UPDATE on the pointer to the head
  *    (RBT_HOOK_HEAD_UPDATE), while a reader on another CPU swaps: the
@@ -12,10 +12,13 @@
  *  - An NMI reader on a CPU whose task holds cpu_buffer->lock in
  *    rbt_alloc_read_page() (RBT_HOOK_ALLOC_READ_PAGE) returns, with no
  *    event, instead of spinning on the lock for ever.
+ *  - Shrinking to two pages while the writer is on the reader page keeps
+ *    the reader page's prev pointer in the ring.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/kthread.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
@@ -346,6 +349,44 @@ static void rbtrace_reader_nmi_read_while_task_holds_swap_lock(struct kunit *tes
 	KUNIT_EXPECT_EQ(test, i, 30);
 }
 
+/* ---- shrink to two pages with the writer on the reader page ---- */
+
+static void rbtrace_reader_shrink_keeps_reader_page_links(struct kunit *test)
+{
+	struct rbt_buffer *buf = rbt_kunit_alloc(test, 6 * 4080, 0, 0);
+	int cpu = rbt_kunit_pin(test);
+	struct rb_cpu_buffer *cb = rbt_cpu(buf, cpu);
+	struct rb_page *p, *head;
+	u8 raw[RD_LEN] = {};
+	bool in_ring = false;
+	int i, n;
+
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, rbt_write(buf, sizeof(raw), raw), 0);
+	/* Reading swaps out the head page the writer is on. */
+	KUNIT_ASSERT_NOT_NULL(test, rbt_consume(buf, cpu, NULL, NULL));
+	KUNIT_ASSERT_PTR_EQ(test, READ_ONCE(cb->tail_page), cb->reader_page);
+
+	KUNIT_ASSERT_EQ(test, rbt_resize(buf, 2 * rbt_subbuf_size(buf), cpu), 0);
+	KUNIT_ASSERT_EQ(test, cb->nr_pages, 2UL);
+	/* Compare pointers only: a stale one names a freed page. */
+	head = cb->head_page;
+	p = head;
+	for (n = 0; n < 2; n++, rb_inc_page(&p))
+		in_ring |= cb->reader_page->list.prev == &p->list;
+	KUNIT_ASSERT_TRUE_MSG(test, in_ring,
+			      "the reader page's prev names a page the shrink removed");
+	KUNIT_EXPECT_PTR_EQ(test, rb_list_head(cb->reader_page->list.next), &head->list);
+
+	/* The writer leaves the reader page and fills the ring; all reads. */
+	for (i = 0; i < 25; i++)
+		KUNIT_EXPECT_EQ(test, rbt_write(buf, sizeof(raw), raw), 0);
+	for (n = 0; rbt_consume(buf, cpu, NULL, NULL); n++)
+		;
+	KUNIT_EXPECT_EQ(test, n, 2 + 25);
+	KUNIT_EXPECT_TRUE(test, rbt_record_is_on(buf));
+}
+
 static int rbtrace_reader_suite_init(struct kunit_suite *suite)
 {
 	return rbt_nest_init();
@@ -363,6 +404,7 @@ static struct kunit_case rbtrace_reader_cases[] = {
 	KUNIT_CASE_SLOW(rbtrace_reader_gives_up_quietly_at_the_bound),
 	KUNIT_CASE_PARAM(rbtrace_reader_in_the_interrupted_writer_does_not_wait,
 			 rd_nest_kinds_gen_params),
+	KUNIT_CASE(rbtrace_reader_shrink_keeps_reader_page_links),
 	KUNIT_CASE(rbtrace_reader_nmi_read_while_task_holds_swap_lock),
 	{}
 };
