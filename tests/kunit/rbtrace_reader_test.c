@@ -14,6 +14,9 @@
  *    event, instead of spinning on the lock for ever.
  *  - Shrinking to two pages while the writer is on the reader page keeps
  *    the reader page's prev pointer in the ring.
+ *  - rbt_read_page() held between its checks and reader_lock
+ *    (RBT_HOOK_READ_PAGE) while the sub-buffer size changes: a page of
+ *    the old order is refused.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -387,6 +390,75 @@ static void rbtrace_reader_shrink_keeps_reader_page_links(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rbt_record_is_on(buf));
 }
 
+/* ---- the size changes between the checks and the lock ---------- */
+
+struct rd_order {
+	struct rd_hook		hook;
+	int			cpu;
+	int			set_ret;
+	unsigned int		len;	/* bytes of each event written after */
+	int			count;	/* how many */
+};
+
+/* Change to order 1 and write into the new rings, in the reader's window. */
+static void rd_order_change(struct rd_hook *hk)
+{
+	struct rd_order *o = container_of(hk, struct rd_order, hook);
+	static u8 raw[6000];
+	int i;
+
+	o->set_ret = rbt_set_subbuf_order(hk->buf, 1);
+	for (i = 0; i < o->count; i++)
+		rbt_write(hk->buf, o->len, raw);
+}
+
+static void rbtrace_reader_read_page_refuses_old_order_page(struct kunit *test)
+{
+	struct rd_order *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	struct rbt_read_page *rpage;
+	struct rbt_buffer *buf;
+	u8 raw[RD_LEN] = {};
+	void *data;
+	int i, ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	buf = rbt_kunit_alloc(test, 8 * 4080, 0, 0);
+	o->cpu = rbt_kunit_pin(test);
+	for (i = 0; i < 10; i++)
+		KUNIT_ASSERT_EQ(test, rbt_write(buf, sizeof(raw), raw), 0);
+	rpage = rbt_alloc_read_page(buf, o->cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rpage);
+	KUNIT_ASSERT_EQ(test, compound_order(virt_to_page(rbt_read_page_data(rpage))), 0U);
+
+	/* More than an 8 KiB sub-buffer: the writer leaves the head page. */
+	o->len = RD_LEN;
+	o->count = 60;
+	o->hook = (struct rd_hook){ .buf = buf, .point = RBT_HOOK_READ_PAGE,
+				    .fn = rd_order_change };
+	rd_hook_on(test, &o->hook);
+	ret = rbt_read_page(buf, rpage, PAGE_SIZE, o->cpu, false);
+	KUNIT_ASSERT_TRUE(test, atomic_read(&o->hook.fired));
+	KUNIT_ASSERT_EQ(test, o->set_ret, 0);
+	KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "a 4 KiB page read an 8 KiB ring");
+	data = rbt_read_page_data(rpage);
+	KUNIT_EXPECT_EQ(test, compound_order(virt_to_page(data)), 0U);
+	KUNIT_EXPECT_EQ(test, compound_order(virt_to_page(rbt_cpu(buf, o->cpu)->reader_page->page)),
+			1U);
+	/* A page whose order no longer matches its label must not be freed as labelled. */
+	if (compound_order(virt_to_page(data)) != 0)
+		return;
+	rbt_free_read_page(buf, o->cpu, rpage);
+
+	/* A page allocated now has the new order and reads whole sub-buffers. */
+	rpage = rbt_alloc_read_page(buf, o->cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rpage);
+	KUNIT_EXPECT_EQ(test, compound_order(virt_to_page(rbt_read_page_data(rpage))), 1U);
+	ret = rbt_read_page(buf, rpage, PAGE_SIZE << 1, o->cpu, false);
+	KUNIT_EXPECT_GT(test, ret, (int)PAGE_SIZE);
+	rbt_free_read_page(buf, o->cpu, rpage);
+	KUNIT_EXPECT_TRUE(test, rbt_record_is_on(buf));
+}
+
 static int rbtrace_reader_suite_init(struct kunit_suite *suite)
 {
 	return rbt_nest_init();
@@ -405,6 +477,7 @@ static struct kunit_case rbtrace_reader_cases[] = {
 	KUNIT_CASE_PARAM(rbtrace_reader_in_the_interrupted_writer_does_not_wait,
 			 rd_nest_kinds_gen_params),
 	KUNIT_CASE(rbtrace_reader_shrink_keeps_reader_page_links),
+	KUNIT_CASE(rbtrace_reader_read_page_refuses_old_order_page),
 	KUNIT_CASE(rbtrace_reader_nmi_read_while_task_holds_swap_lock),
 	{}
 };
