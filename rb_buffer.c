@@ -572,6 +572,11 @@ int rbt_set_subbuf_order(struct rbt_buffer *buffer, unsigned int order)
 	rb_free_page_list(&old);
 	ret = 0;
 out_resizing:
+	/*
+	 * The sizes before the end of the change: pairs with the acquire
+	 * load of resizing in rbt_iter_start(), which sizes its copy then.
+	 */
+	smp_mb__before_atomic();
 	atomic_dec(&buffer->resizing);
 out:
 	mutex_unlock(&buffer->mutex);

@@ -433,6 +433,7 @@ enum rbt_hook_point {
 	RBT_HOOK_HEAD_UPDATE,	/* a writer set UPDATE on the pointer to the head */
 	RBT_HOOK_ALLOC_READ_PAGE,	/* rbt_alloc_read_page(), cpu_buffer->lock held */
 	RBT_HOOK_READ_PAGE,	/* rbt_read_page(), before reader_lock (may sleep) */
+	RBT_HOOK_ITER_START,	/* rbt_iter_start(), before reader_lock (may sleep) */
 	RBT_HOOK_MAX
 };
 

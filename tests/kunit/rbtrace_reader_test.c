@@ -14,9 +14,10 @@
  *    event, instead of spinning on the lock for ever.
  *  - Shrinking to two pages while the writer is on the reader page keeps
  *    the reader page's prev pointer in the ring.
- *  - rbt_read_page() held between its checks and reader_lock
- *    (RBT_HOOK_READ_PAGE) while the sub-buffer size changes: a page of
- *    the old order is refused.
+ *  - rbt_read_page() and rbt_iter_start() held between their checks and
+ *    reader_lock (RBT_HOOK_READ_PAGE, RBT_HOOK_ITER_START) while the
+ *    sub-buffer size changes: a page of the old order is refused, an
+ *    iterator sizes its copy for the new sub-buffers.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -459,6 +460,34 @@ static void rbtrace_reader_read_page_refuses_old_order_page(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rbt_record_is_on(buf));
 }
 
+static void rbtrace_reader_iter_sized_for_new_subbuf(struct kunit *test)
+{
+	struct rd_order *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	struct rbt_buffer *buf;
+	struct rbt_event *ev;
+	struct rbt_iter *it;
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	buf = rbt_kunit_alloc(test, 8 * 4080, 0, 0);
+	o->cpu = rbt_kunit_pin(test);
+	/* One event larger than an old sub-buffer, in the new ring. */
+	o->len = 6000;
+	o->count = 1;
+	o->hook = (struct rd_hook){ .buf = buf, .point = RBT_HOOK_ITER_START,
+				    .fn = rd_order_change };
+	rd_hook_on(test, &o->hook);
+	it = rbt_iter_start(buf, o->cpu, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, it);
+	KUNIT_ASSERT_TRUE(test, atomic_read(&o->hook.fired));
+	KUNIT_ASSERT_EQ(test, o->set_ret, 0);
+	ev = rbt_iter_peek(it, NULL);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, ev, "the iterator cannot hold a new sub-buffer's event");
+	if (ev)
+		KUNIT_EXPECT_GE(test, rbt_event_length(ev), 6000U);
+	KUNIT_EXPECT_FALSE(test, rbt_iter_dropped(it));
+	rbt_iter_finish(it);
+}
+
 static int rbtrace_reader_suite_init(struct kunit_suite *suite)
 {
 	return rbt_nest_init();
@@ -477,6 +506,7 @@ static struct kunit_case rbtrace_reader_cases[] = {
 	KUNIT_CASE_PARAM(rbtrace_reader_in_the_interrupted_writer_does_not_wait,
 			 rd_nest_kinds_gen_params),
 	KUNIT_CASE(rbtrace_reader_shrink_keeps_reader_page_links),
+	KUNIT_CASE(rbtrace_reader_iter_sized_for_new_subbuf),
 	KUNIT_CASE(rbtrace_reader_read_page_refuses_old_order_page),
 	KUNIT_CASE(rbtrace_reader_nmi_read_while_task_holds_swap_lock),
 	{}
