@@ -311,6 +311,9 @@ static bool rb_reader_lock(struct rb_cpu_buffer *cpu_buffer, unsigned long *flag
 		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, *flags);
 		return true;
 	}
+	/* The swap's cmpxchg() may take a lock there (rb_pages.c, port note). */
+	if (!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG))
+		return false;
 	return raw_spin_trylock_irqsave(&cpu_buffer->reader_lock, *flags);
 }
 
