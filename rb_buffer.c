@@ -259,6 +259,16 @@ static void rb_insert_pages(struct rb_cpu_buffer *cpu_buffer,
  * When the writer is on the reader page (outside the ring), the ring page
  * the reader page points to is where the writer goes next: keep it, and
  * remove the pages after it.
+ *
+ * The reader page's prev pointer names the ring page its swap took it
+ * from, and the writer on it follows that pointer (rb_is_reader_page()
+ * from rb_move_tail() and rb_commit_pages()): when that page goes, point
+ * it at the page now before the kept one, or the writer reads a freed
+ * page. (Shrinking to two pages removes it: of the ring
+ * kept, X1..Xk, P, R, with the reader page's prev at P, the pages after
+ * kept go first and only R is left.) When the writer is not on the
+ * reader page, its links are not followed until the next swap rewrites
+ * them: they may name removed pages, harmlessly.
  */
 static void rb_remove_pages(struct rb_cpu_buffer *cpu_buffer, unsigned long nr,
 			    struct list_head *removed)
@@ -266,10 +276,12 @@ static void rb_remove_pages(struct rb_cpu_buffer *cpu_buffer, unsigned long nr,
 	struct rb_page *head = rb_set_head_page(cpu_buffer);
 	struct rb_page *prev = cpu_buffer->tail_page;
 	struct rb_page *victim, *next;
+	bool on_reader;
 
 	if (!head)
 		return;
-	if (rb_is_reader_page(prev))
+	on_reader = rb_is_reader_page(prev);
+	if (on_reader)
 		rb_inc_page(&prev);
 	rb_head_page_deactivate(cpu_buffer);
 	while (nr--) {
@@ -292,6 +304,9 @@ static void rb_remove_pages(struct rb_cpu_buffer *cpu_buffer, unsigned long nr,
 		list_add_tail(&victim->list, removed);
 		cpu_buffer->nr_pages--;
 	}
+	/* prev was kept; so is the page before it now. */
+	if (on_reader)
+		cpu_buffer->reader_page->list.prev = prev->list.prev;
 	cpu_buffer->head_page = head;
 	rb_head_page_activate(cpu_buffer);
 }
@@ -571,6 +586,11 @@ int rbt_set_subbuf_order(struct rbt_buffer *buffer, unsigned int order)
 	rb_free_page_list(&old);
 	ret = 0;
 out_resizing:
+	/*
+	 * The sizes before the end of the change: pairs with the acquire
+	 * load of resizing in rbt_iter_start(), which sizes its copy then.
+	 */
+	smp_mb__before_atomic();
 	atomic_dec(&buffer->resizing);
 out:
 	mutex_unlock(&buffer->mutex);

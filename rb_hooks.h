@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rbtrace test hooks: named points in the write path where a KUnit case
- * can run code (nest a write, hold the writer). The calls compile out of
+ * rbtrace test hooks: named points in the write and read paths where a
+ * KUnit case can run code (nest a write, hold the writer or a reader). The calls compile out of
  * normal builds; RBTRACE_TEST_HOOKS builds (make tests) have them.
  */
 #ifndef _RB_HOOKS_H
@@ -16,6 +16,10 @@ enum rbt_hook_point {
 	RBT_HOOK_D,	/* after setting write_stamp */
 	RBT_HOOK_E,	/* slow path: after reading write_stamp */
 	RBT_HOOK_COMMIT,	/* before the outermost commit publishes */
+	RBT_HOOK_HEAD_UPDATE,	/* a writer set UPDATE on the pointer to the head */
+	RBT_HOOK_ALLOC_READ_PAGE,	/* rbt_alloc_read_page(), cpu_buffer->lock held */
+	RBT_HOOK_READ_PAGE,	/* rbt_read_page(), before reader_lock (may sleep) */
+	RBT_HOOK_ITER_START,	/* rbt_iter_start(), before reader_lock (may sleep) */
 	RBT_HOOK_MAX
 };
 

@@ -46,7 +46,14 @@
 /* Bounds on retry loops: hitting one is a bug, reported and recording stops. */
 #define RB_MAX_RESERVE_LOOPS	1000
 #define RB_MAX_SWAP_LOOPS	3
-#define RB_MAX_SPIN_LOOPS	100000	/* reader waiting out a head push */
+
+/*
+ * How long a reader waits for a writer of another CPU to finish a head
+ * push or a page crossing (local_clock() ns). Not a bug bound: a writer
+ * can legitimately be held that long (a long NMI, a preempted vCPU); the
+ * reader gives up that attempt, without a warning, and the next retries.
+ */
+#define RB_READER_WAIT_NS	NSEC_PER_SEC
 
 /* Bit of record_disabled owned by rbt_record_off()/rbt_record_on(). */
 #define RB_BUFFER_OFF		BIT(20)

@@ -246,30 +246,57 @@ struct rbt_iter *rbt_iter_start(struct rbt_buffer *buffer, int cpu, gfp_t gfp)
 	struct rb_cpu_buffer *cpu_buffer;
 	struct rbt_iter *iter;
 	unsigned long flags;
+	int tries = 0;
 
 	if (!rb_valid_cpu(buffer, cpu))
 		return NULL;
 	iter = kzalloc(sizeof(*iter), gfp);
 	if (!iter)
 		return NULL;
-	iter->event_size = buffer->subbuf_size;
+	cpu_buffer = buffer->buffers[cpu];
+	iter->cpu_buffer = cpu_buffer;
+again:
+	/*
+	 * The copy of an event holds a sub-buffer. The size is read here,
+	 * outside the lock (kmalloc() may sleep), and checked again below.
+	 */
+	iter->event_size = READ_ONCE(buffer->subbuf_size);
 	iter->event = kmalloc(iter->event_size, gfp);
 	if (!iter->event) {
 		kfree(iter);
 		return NULL;
 	}
-	cpu_buffer = buffer->buffers[cpu];
-	iter->cpu_buffer = cpu_buffer;
+	rb_hook(buffer, RBT_HOOK_ITER_START);
 	/*
 	 * Counted under reader_lock: a resize checks the count again under
 	 * it before it frees pages (rb_resize_cpu()), so either it sees us
 	 * and backs off, or it is done before we look at a page.
 	 */
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
-	/* Not while the sub-buffer size changes (rbt_set_subbuf_order()). */
-	if (atomic_read(&buffer->resizing)) {
+	/*
+	 * Not while the sub-buffer size changes (rbt_set_subbuf_order()).
+	 * Acquire: pairs with the release of resizing there, so that a
+	 * change seen finished is seen with its new size below.
+	 */
+	if (atomic_read_acquire(&buffer->resizing)) {
 		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 		kfree(iter->event);
+		kfree(iter);
+		return NULL;
+	}
+	/*
+	 * A whole change of size may have run between the read above and
+	 * the lock: a smaller copy would take every larger event for an
+	 * overrun (rb_iter_head_event()), and the iterator would never show
+	 * it. From here no change can start before we are counted (it checks
+	 * for iterators under this lock), so the size is final: retry with
+	 * it. Each retry follows a whole change; two are plenty.
+	 */
+	if (iter->event_size != READ_ONCE(buffer->subbuf_size)) {
+		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+		kfree(iter->event);
+		if (++tries <= 2)
+			goto again;
 		kfree(iter);
 		return NULL;
 	}

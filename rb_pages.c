@@ -19,6 +19,18 @@
  * has set HEAD on the next page. Every transition is a cmpxchg on the same
  * word, so the reader and the writer (and the interrupts that nest in the
  * writer) always agree on who moved the head.
+ *
+ * Port note, NMI: writers in NMI (and NMI readers, rb_head_page_replace())
+ * cmpxchg() these pointers; writers also local_cmpxchg() the write index
+ * and entries, cmpxchg() tail_page and keep 64-bit stamps in local64_t.
+ * All of it is NMI-safe on x86 (ARCH_HAVE_NMI_SAFE_CMPXCHG, native 64-bit
+ * atomics). Where cmpxchg() is emulated under a lock or with interrupts
+ * off (no CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG), or local64_t falls back to
+ * lib/atomic64.c's hashed spinlocks (32-bit without 64-bit atomics), an
+ * NMI that interrupts one of them and does another can deadlock its CPU.
+ * rbt_lock_reserve() does not refuse NMI writers there: a port must, as
+ * ftrace's rb_reserve_next_event() does (!IS_ENABLED(...) && in_nmi():
+ * no event). NMI readers are refused there already (rb_reader_lock()).
  */
 #include <linux/slab.h>
 #include <linux/mm.h>
@@ -104,7 +116,12 @@ int rb_head_page_set_update(struct rb_cpu_buffer *cpu_buffer,
 			    struct rb_page *head, struct rb_page *prev,
 			    int old_flag)
 {
-	return rb_head_page_set(head, prev, old_flag, RB_PAGE_UPDATE);
+	int ret = rb_head_page_set(head, prev, old_flag, RB_PAGE_UPDATE);
+
+	/* We set UPDATE: readers' swaps fail until we clear it. */
+	if (ret == RB_PAGE_HEAD && old_flag == RB_PAGE_HEAD)
+		rb_hook(cpu_buffer->buffer, RBT_HOOK_HEAD_UPDATE);
+	return ret;
 }
 
 /**

@@ -15,7 +15,7 @@
 
 /**
  * struct rbt_read_page - a sub-buffer owned by a reader
- * @order: its order; must match the buffer's to be swapped in
+ * @order: its order; must match the ring's to be swapped in (rb_ring_order())
  * @data: the page, in ftrace's format
  */
 struct rbt_read_page {
@@ -27,6 +27,23 @@ static void rb_init_data_page(struct rb_data_page *bpage)
 {
 	bpage->time_stamp = 0;
 	local_set(&bpage->commit, 0);
+}
+
+/*
+ * The order of the CPU's sub-buffers as they are allocated, which is what
+ * a page swapped in must match. Not buffer->subbuf_order: that is stored
+ * after rbt_set_subbuf_order() has switched every CPU's ring, outside the
+ * locks, so a reader that checked it could meet a ring of the other size.
+ * Stable under reader_lock or cpu_buffer->lock: rb_switch_ring() holds
+ * both to replace the reader page, rb_swap_reader_page() holds the swap
+ * lock to change which page it is, and rb_swap_out_page() (reader_lock
+ * only) changes its data page for one of the same order.
+ */
+static unsigned int rb_ring_order(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct rb_data_page *data = READ_ONCE(cpu_buffer->reader_page->page);
+
+	return compound_order(virt_to_page(data));
 }
 
 /**
@@ -52,10 +69,16 @@ struct rbt_read_page *rbt_alloc_read_page(struct rbt_buffer *buffer, int cpu)
 	rpage = kzalloc(sizeof(*rpage), GFP_KERNEL);
 	if (!rpage)
 		return ERR_PTR(-ENOMEM);
-	rpage->order = buffer->subbuf_order;
 
+	/*
+	 * The order and the spare together, under the swap lock: the spare
+	 * is of the ring's order (rbt_free_read_page() checks under it, and
+	 * rb_switch_ring() takes the spare away under it).
+	 */
 	local_irq_save(flags);
 	arch_spin_lock(&cpu_buffer->lock);
+	rb_hook(buffer, RBT_HOOK_ALLOC_READ_PAGE);
+	rpage->order = rb_ring_order(cpu_buffer);
 	rpage->data = cpu_buffer->free_page;
 	cpu_buffer->free_page = NULL;
 	arch_spin_unlock(&cpu_buffer->lock);
@@ -92,12 +115,12 @@ void rbt_free_read_page(struct rbt_buffer *buffer, int cpu,
 	struct rb_cpu_buffer *cpu_buffer;
 	unsigned long flags;
 
-	if (rb_valid_cpu(buffer, cpu) && rpage->order == buffer->subbuf_order &&
-	    page_ref_count(virt_to_page(bpage)) == 1) {
+	if (rb_valid_cpu(buffer, cpu) && page_ref_count(virt_to_page(bpage)) == 1) {
 		cpu_buffer = buffer->buffers[cpu];
 		local_irq_save(flags);
 		arch_spin_lock(&cpu_buffer->lock);
-		if (!cpu_buffer->free_page) {
+		/* Only a page of the ring's order: see rb_ring_order(). */
+		if (!cpu_buffer->free_page && rpage->order == rb_ring_order(cpu_buffer)) {
 			cpu_buffer->free_page = bpage;
 			bpage = NULL;
 		}
@@ -165,7 +188,8 @@ static struct rb_data_page *rb_swap_out_page(struct rb_cpu_buffer *cpu_buffer,
 	cpu_buffer->read += rb_page_entries(reader);
 	cpu_buffer->read_bytes += rb_page_size(reader);
 	rb_init_data_page(rpage->data);
-	reader->page = rpage->data;
+	/* Read under the swap lock alone by rb_ring_order(): same order. */
+	WRITE_ONCE(reader->page, rpage->data);
 	local_set(&reader->write, 0);
 	local_set(&reader->entries, 0);
 	reader->read = 0;
@@ -226,9 +250,14 @@ void rb_mark_missed(struct rbt_buffer *buffer, struct rb_data_page *bpage,
  * CPU's only consumer, or a swap here would put the sub-buffer user space
  * was handed back into the ring for writers to overwrite.
  *
+ * Not from NMI: reader_lock is taken, not tried.
+ *
  * Return: the number of data bytes in the page (> 0), -EAGAIN when there
- * is nothing to read (or no full page with @full), -EBUSY while the CPU is
- * mapped, -EINVAL for a bad CPU, a page of another order, or a @len too
+ * is nothing to read (or no full page with @full), or when a writer of
+ * another CPU held the head or a page crossing for longer than the
+ * reader waits (RB_READER_WAIT_NS; try again), -EBUSY while the CPU is
+ * mapped, -EINVAL for a bad CPU, a page of another order than the CPU's
+ * sub-buffers, or a @len too
  * small for one event.
  */
 int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
@@ -241,12 +270,12 @@ int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
 	unsigned int commit, read;
 	int ret = -EAGAIN;
 
-	if (!rb_valid_cpu(buffer, cpu) || !rpage || rpage->order != buffer->subbuf_order ||
-	    len <= RB_PAGE_HDR_SIZE)
+	if (!rb_valid_cpu(buffer, cpu) || !rpage || len <= RB_PAGE_HDR_SIZE)
 		return -EINVAL;
 	len -= RB_PAGE_HDR_SIZE;
 	cpu_buffer = buffer->buffers[cpu];
 	bpage = rpage->data;
+	rb_hook(buffer, RBT_HOOK_READ_PAGE);
 
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	/*
@@ -255,6 +284,16 @@ int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
 	 */
 	if (cpu_buffer->user_mapped) {
 		ret = -EBUSY;
+		goto out;
+	}
+	/*
+	 * The order check under reader_lock, against the ring itself: a
+	 * page of another size must not be swapped in, which a check of
+	 * buffer->subbuf_order before the lock could let happen while
+	 * rbt_set_subbuf_order() switches the rings (rb_ring_order()).
+	 */
+	if (rpage->order != rb_ring_order(cpu_buffer)) {
+		ret = -EINVAL;
 		goto out;
 	}
 	reader = rb_get_reader_page(cpu_buffer);

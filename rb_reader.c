@@ -27,14 +27,52 @@
  */
 #include <linux/delay.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include "rb_internal.h"
+
+/*
+ * rb_reader_may_wait - may a reader go on waiting for a writer of
+ * @cpu_buffer, who is pushing the head (UPDATE) or crossing off a page
+ * (write index past the end)?
+ * @deadline: 0 before the first call of one wait; the helper keeps it
+ *
+ * A writer does either in a few instructions with preemption off, but it
+ * can be held up for long while it does: an NMI or softirq work nested in
+ * it, a vCPU the host does not run. That is not a broken ring, so the
+ * wait is bounded by time, not by a count of tries (which runs out in
+ * milliseconds), and at the bound the reader gives up this attempt
+ * without RB_WARN_ON(): the ring is intact and the next read retries.
+ * The clock is local_clock(): cheap, usable with interrupts off, and the
+ * reader cannot migrate meanwhile (reader_lock is held, irqs off).
+ *
+ * It does not wait at all
+ *  - on the ring's own CPU: a writer of the ring runs only there, with
+ *    preemption off, so the one in flight is one this reader interrupted,
+ *    and it cannot go on before the reader returns;
+ *  - in NMI: every lock and wait on an NMI reader's path is a try (see
+ *    rb_reader_lock()); the CPU it interrupted may hold what it waits for.
+ *
+ * Return: true to try again, false to give up.
+ */
+static bool rb_reader_may_wait(struct rb_cpu_buffer *cpu_buffer, u64 *deadline)
+{
+	u64 now;
+
+	if (in_nmi() || raw_smp_processor_id() == cpu_buffer->cpu)
+		return false;
+	now = local_clock();
+	if (!*deadline)
+		*deadline = now + RB_READER_WAIT_NS;
+	return now < *deadline;
+}
 
 /* Swap the head page in; return the reader page if it has data. */
 static struct rb_page *rb_swap_reader_page(struct rb_cpu_buffer *cpu_buffer)
 {
 	struct rb_page *reader;
 	unsigned long overrun;
-	int nr_loops = 0, spins = 0;
+	int nr_loops = 0;
+	u64 deadline = 0;
 
 again:
 	/*
@@ -67,11 +105,17 @@ again:
 	if (rb_num_of_entries(cpu_buffer) == 0)
 		return NULL;
 
-	/* Empty our spare before it goes into the ring. */
+	/*
+	 * Empty our spare before it goes into the ring. read goes to 0 as
+	 * well: if we give up below, the spare stays our reader page, read
+	 * up (0 of 0) and consistent for the next attempt; its events were
+	 * all read already.
+	 */
 	local_set(&reader->write, 0);
 	local_set(&reader->entries, 0);
 	local_set(&reader->page->commit, 0);
 	reader->real_end = 0;
+	reader->read = 0;
 
 spin:
 	reader = rb_set_head_page(cpu_buffer);
@@ -95,13 +139,18 @@ spin:
 	overrun = local_read(&cpu_buffer->overrun);
 
 	/*
-	 * The swap: HEAD -> our spare. Fails if a writer is pushing the
-	 * head (UPDATE) or pushed it past (NORMAL/moved): find it again.
-	 * A push takes a writer a few instructions with preemption off, so
-	 * this ends quickly; the bound catches a broken ring.
+	 * The swap: cmpxchg HEAD -> our spare on the pointer to the head.
+	 * Its outcomes:
+	 *  HEAD   - swapped: the head page is ours, our spare in the ring.
+	 *  UPDATE - a writer is pushing the head: wait for it, within
+	 *           rb_reader_may_wait()'s bound, then give up this read.
+	 *  NORMAL - a writer pushed the head past it (its events are
+	 *  moved    overrun): find the head again and retry, same bound.
+	 * Giving up leaves the ring as it was: nothing points to our spare,
+	 * whose own links are rewritten by the next attempt.
 	 */
 	if (!rb_head_page_replace(reader, cpu_buffer->reader_page)) {
-		if (RB_WARN_ON(cpu_buffer, ++spins > RB_MAX_SPIN_LOOPS))
+		if (!rb_reader_may_wait(cpu_buffer, &deadline))
 			return NULL;
 		cpu_relax();
 		goto spin;
@@ -130,10 +179,25 @@ struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer)
 	unsigned long bsize = cpu_buffer->buffer->subbuf_size;
 	struct rb_page *reader;
 	unsigned long flags;
-	int us;
+	u64 deadline = 0;
 
 	local_irq_save(flags);
-	arch_spin_lock(&cpu_buffer->lock);
+	/*
+	 * In NMI only try the swap lock: rbt_alloc_read_page() and
+	 * rbt_free_read_page() hold it without reader_lock, so the task this
+	 * NMI interrupted may hold it, and spinning would never end. The
+	 * other holders hold reader_lock too, which an NMI reader has (it
+	 * only tries that one as well, rb_reader_lock()). Failing, the NMI
+	 * reader reads nothing this time.
+	 */
+	if (unlikely(in_nmi())) {
+		if (!arch_spin_trylock(&cpu_buffer->lock)) {
+			local_irq_restore(flags);
+			return NULL;
+		}
+	} else {
+		arch_spin_lock(&cpu_buffer->lock);
+	}
 	reader = rb_swap_reader_page(cpu_buffer);
 	if (reader && reader->read == 0)
 		cpu_buffer->read_stamp = reader->page->time_stamp;
@@ -143,10 +207,13 @@ struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer)
 	/*
 	 * A write index past the end means a writer crossing off this page
 	 * has not yet set it back (rb_reset_tail()). It runs with preemption
-	 * off on its CPU and is done within microseconds; give it a second.
+	 * off on its CPU and is done within microseconds, unless held up:
+	 * wait as for a head push (rb_reader_may_wait()), then give up this
+	 * read. The page stays our reader page, its data unread, for the
+	 * next one.
 	 */
-	for (us = 0; reader && rb_page_write(reader) > bsize; us++) {
-		if (RB_WARN_ON(cpu_buffer, us >= USEC_PER_SEC))
+	while (reader && rb_page_write(reader) > bsize) {
+		if (!rb_reader_may_wait(cpu_buffer, &deadline))
 			return NULL;
 		udelay(1);
 		/* Re-read write: pairs with the smp_wmb() in rb_reset_tail(). */
@@ -163,14 +230,22 @@ struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer)
 /**
  * rb_advance_reader - consume the event at the reader's position
  * @cpu_buffer: the per-CPU buffer, reader_lock held
+ *
+ * The caller found an event there: the reader page has data (read below
+ * its commit, which only grows while reader_lock is held). Nothing is
+ * swapped or waited for here, so a writer held up elsewhere cannot make
+ * a step of a read fail halfway (rb_get_reader_page() may give up).
  */
 void rb_advance_reader(struct rb_cpu_buffer *cpu_buffer)
 {
+	struct rb_page *reader = cpu_buffer->reader_page;
 	struct rbt_event *event;
 	unsigned int length;
 
-	if (RB_WARN_ON(cpu_buffer, !rb_get_reader_page(cpu_buffer)))
+	if (RB_WARN_ON(cpu_buffer, reader->read >= rb_page_size(reader)))
 		return;
+	/* The event after its commit: pairs with the writer's smp_wmb(). */
+	smp_rmb();
 	event = rb_reader_event(cpu_buffer);
 	if (event->type_len <= RB_TYPE_DATA_MAX)
 		cpu_buffer->read++;
@@ -220,11 +295,15 @@ again:
 
 /*
  * Serialise with other readers. From NMI only a trylock: a reader must
- * not spin on a lock its own CPU holds. Note that a reader running in an
- * interrupt of the CPU whose ring it reads may interrupt that CPU's
- * writer in the middle of a page crossing or a head push, and then waits
- * for a writer that cannot run until the bound trips (RB_WARN_ON): read a
- * CPU's ring from another CPU, or from task context.
+ * not spin on a lock its own CPU holds. NMI readers are served, not
+ * refused (a crash or watchdog dump reads from NMI, as ftrace_dump()
+ * does), so every lock and wait on their path is a try: reader_lock
+ * here, cpu_buffer->lock in rb_get_reader_page(), no waiting for writers
+ * (rb_reader_may_wait()). A failed try reads as "no event".
+ * A reader in an interrupt of the CPU whose ring it reads may interrupt
+ * that CPU's writer in the middle of a page crossing or a head push; it
+ * does not wait for a writer that cannot run before it returns, and
+ * reads nothing this time.
  */
 static bool rb_reader_lock(struct rb_cpu_buffer *cpu_buffer, unsigned long *flags)
 {
@@ -232,6 +311,9 @@ static bool rb_reader_lock(struct rb_cpu_buffer *cpu_buffer, unsigned long *flag
 		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, *flags);
 		return true;
 	}
+	/* The swap's cmpxchg() may take a lock there (rb_pages.c, port note). */
+	if (!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG))
+		return false;
 	return raw_spin_trylock_irqsave(&cpu_buffer->reader_lock, *flags);
 }
 
