@@ -409,6 +409,7 @@ unsigned long rb_num_of_entries(struct rb_cpu_buffer *cpu_buffer);
 extern bool rb_validate;
 void rb_validate_tail(struct rb_cpu_buffer *cpu_buffer,
 		      struct rb_event_info *info, struct rbt_event *event);
+void __cold rb_ts_went_back(struct rb_cpu_buffer *cpu_buffer);
 u64 rb_local_clock(void);
 
 /* Reader (rb_reader.c) */

@@ -14,6 +14,9 @@
  *    over memory the buffer does not own. Every page must be within its
  *    size and decode, and the drained stream must hold every event whole,
  *    in order, with its stamp inside the window of clock reads around it.
+ *  - A clock that steps back: the event must repeat the stamp of the one
+ *    before it (delta 0, counted in ts_lost), not carry a time extend of
+ *    the wrapped difference, about 2^59 ns (18 years).
  */
 #include <kunit/test.h>
 #include <linux/module.h>
@@ -354,6 +357,53 @@ static void rbtrace_write_limits_nested_at_page_end(struct kunit *test)
 	wl_run_stack(test, test->param_value);
 }
 
+/*
+ * The clock steps back from 2000 to 1500 on one page: that event and the
+ * one at 1600 repeat the stamp 2000 (delta 0, no time extend), counted in
+ * ts_lost; the stamps are exact again once the clock passes 2000. A step
+ * back of more than a 27-bit delta (to 1) is the same.
+ */
+static void rbtrace_write_limits_clock_steps_back(struct kunit *test)
+{
+	static const u64 clock[] = { 1000, 2000, 1500, 1600, 2500, 1, 2600 };
+	static const u64 want[] = { 1000, 2000, 2000, 2000, 2500, 2500, 2600 };
+	const int nr = ARRAY_SIZE(clock);
+	struct rbt_buffer *buf = rbt_kunit_alloc(test, 4 * PAGE_SIZE, 0, 0);
+	struct rbt_kev kev[ARRAY_SIZE(clock)];
+	int cpu = rbt_kunit_pin(test);
+	struct rb_page *tail = rbt_cpu(buf, cpu)->tail_page;
+	struct rbt_cpu_stats st;
+	struct rbt_event *ev;
+	int i, n;
+	u32 seq;
+	u64 ts;
+
+	KUNIT_ASSERT_EQ(test, rbt_set_clock(buf, rbt_fake_clock), 0);
+	for (seq = 0; seq < nr; seq++) {
+		rbt_fake_set(clock[seq]);
+		KUNIT_ASSERT_EQ(test, rbt_write(buf, sizeof(seq), &seq), 0);
+	}
+	st = rbt_stats(test, buf, cpu);
+
+	/* One page, plain deltas: nothing needed a time extend. */
+	KUNIT_ASSERT_PTR_EQ(test, rbt_cpu(buf, cpu)->tail_page, tail);
+	n = rbt_walk(tail->page, rb_page_commit(tail), kev, nr);
+	KUNIT_ASSERT_EQ(test, n, nr);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, kev[i].prefix, 0U, "event %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, kev[i].ts, want[i], "event %d", i);
+	}
+
+	for (i = 0; (ev = rbt_consume(buf, cpu, &ts, NULL)); i++) {
+		KUNIT_ASSERT_LT(test, i, nr);
+		KUNIT_EXPECT_EQ(test, *(u32 *)rbt_event_data(ev), (u32)i);
+		KUNIT_EXPECT_EQ_MSG(test, ts, want[i], "event %d, clock %llu", i, clock[i]);
+	}
+	KUNIT_EXPECT_EQ(test, i, nr);
+	KUNIT_EXPECT_EQ(test, st.written, (u64)nr);
+	KUNIT_EXPECT_EQ(test, st.ts_lost, 3ULL);
+}
+
 static int rbtrace_write_limits_suite_init(struct kunit_suite *suite)
 {
 	return rbt_nest_init();
@@ -365,6 +415,7 @@ static void rbtrace_write_limits_suite_exit(struct kunit_suite *suite)
 }
 
 static struct kunit_case rbtrace_write_limits_cases[] = {
+	KUNIT_CASE(rbtrace_write_limits_clock_steps_back),
 	KUNIT_CASE_PARAM(rbtrace_write_limits_nested_at_page_end, wl_stacks_gen_params),
 	{}
 };
