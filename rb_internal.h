@@ -7,6 +7,8 @@
 #ifndef _RB_INTERNAL_H
 #define _RB_INTERNAL_H
 
+#include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/atomic.h>
@@ -17,6 +19,7 @@
 #include <linux/wait.h>
 #include <asm/local.h>
 #include <asm/local64.h>
+#include <asm/page.h>
 #include <rbtrace/rbtrace.h>
 #include <rbtrace/rbtrace_mmap.h>
 #include "rb_format.h"
@@ -25,12 +28,22 @@
 /*
  * The write index and the entry count of a page carry an "updater" count
  * above the index: the writer that moves the tail onto a page adds
- * RB_WRITE_INTCNT and then cmpxchg()es the counter back to zero. An
- * interrupt that reserves in between changes the word, so the reset fails
- * instead of wiping the interrupt's reservation.
+ * RB_WRITE_INTCNT and then cmpxchg()es the index back to zero, keeping
+ * the count. An interrupt that reserves in between changes the word, so
+ * the reset fails instead of wiping the interrupt's reservation.
+ *
+ * The index must never carry into the count. It holds at most a full
+ * page plus one reservation in flight per writer on the CPU (each writer
+ * that runs past the end takes its length back before it retries, and
+ * the recursion guard admits one writer per context bit, RB_CTX_MAX),
+ * each at most a full page with its 8-byte stamp: under
+ * (RB_CTX_MAX + 1) * (PAGE_SIZE << RB_MAX_ORDER), checked below. The
+ * count only has to differ from what the resetting writer's add returned:
+ * it may wrap.
  */
-#define RB_WRITE_MASK		0xfffffUL
-#define RB_WRITE_INTCNT		BIT(20)
+#define RB_WRITE_BITS		(BITS_PER_LONG == 64 ? 32 : 27)
+#define RB_WRITE_MASK		(BIT(RB_WRITE_BITS) - 1)
+#define RB_WRITE_INTCNT		BIT(RB_WRITE_BITS)
 
 /*
  * Flags in the low bits of a page's list.next pointer (descriptors are at
@@ -57,7 +70,7 @@
 
 /* Bit of record_disabled owned by rbt_record_off()/rbt_record_on(). */
 #define RB_BUFFER_OFF		BIT(20)
-#define RB_MAX_ORDER		RBT_MAX_SUBBUF_ORDER
+#define RB_MAX_ORDER		RBT_MAX_SUBBUF_ORDER	/* see RB_WRITE_MASK */
 
 /* Descriptor of one sub-buffer. list must come first (see RB_PAGE_HEAD). */
 struct rb_page {
@@ -83,6 +96,9 @@ enum {
 	RB_CTX_NORMAL,
 	RB_CTX_MAX
 };
+
+static_assert((RB_CTX_MAX + 1) * (PAGE_SIZE << RB_MAX_ORDER) <= RB_WRITE_MASK,
+	      "a page's write index must hold a reservation of every nested writer");
 
 /* What an event being reserved needs in front of it. */
 enum {
@@ -298,6 +314,7 @@ bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu);
 extern bool rb_validate;
 void rb_validate_tail(struct rb_cpu_buffer *cpu_buffer,
 		      struct rb_event_info *info, struct rbt_event *event);
+void __cold rb_ts_went_back(struct rb_cpu_buffer *cpu_buffer);
 
 /* Reader (rb_reader.c) */
 struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer);

@@ -12,6 +12,31 @@ module_param_named(validate, rb_validate, bool, 0600);
 MODULE_PARM_DESC(validate,
 		 "re-decode the tail page after every event and stop a CPU's buffer on a time stamp mismatch (slow; default off)");
 
+/**
+ * rb_ts_went_back - step A found the clock behind write_stamp
+ * @cpu_buffer: the per-CPU buffer
+ *
+ * The clock stepped back (a mono or boot fast clock read in an NMI during
+ * a timekeeping update, a TSC recalibration, a clock of rbt_set_clock()).
+ * As ftrace does in this case (before == after > ts), the event gets
+ * delta 0: it repeats the stamp of the event before it. Unlike ftrace,
+ * the caller also takes that stamp as the event's own, so that step D
+ * leaves write_stamp where it was: the events after it are stamped
+ * exactly again once the clock passes it, instead of staying ahead by the
+ * size of the step. Counted in ts_lost; reported once, without a
+ * backtrace (a WARN would be out of proportion: the buffer is fine).
+ *
+ * Out of line and cold, called only from the "delta too big" branch of
+ * step A, with nothing but @cpu_buffer: with the stamps as arguments the
+ * write fast path took two more instructions per event (-icount bench).
+ */
+noinline void rb_ts_went_back(struct rb_cpu_buffer *cpu_buffer)
+{
+	pr_warn_once("rbtrace: CPU %d: the trace clock went back behind %llu; events repeat the last stamp until it catches up (counted in ts_lost)\n",
+		     cpu_buffer->cpu, (u64)local64_read(&cpu_buffer->write_stamp));
+	local_inc(&cpu_buffer->ts_lost);
+}
+
 /* Walk the page from its start to @end, adding up the stamps. */
 static u64 rb_decode_page_ts(struct rb_page *bpage, unsigned long end)
 {

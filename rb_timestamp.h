@@ -86,8 +86,27 @@ static __always_inline void rb_ts_read_stamps(struct rb_cpu_buffer *cpu_buffer,
 	} else {
 		info->delta = info->ts - info->after;
 		if (unlikely(rb_delta_too_big(info->delta))) {
-			info->add_timestamp |= RB_ADD_STAMP_EXTEND;
-			info->length += RB_LEN_TIME_EXTEND;
+			/*
+			 * More than 27 bits: a long pause, or a clock that
+			 * went back (ts < after, the difference wrapped to
+			 * nearly 2^64). An extend of the wrapped difference
+			 * would put this event and every later one on the
+			 * page 2^59 ns (18 years) ahead.
+			 */
+			if (unlikely(info->ts < info->after)) {
+				/*
+				 * Repeat the last stamp (see rb_ts_went_back()).
+				 * Neither info's address nor its fields go to
+				 * the call: they would cost the fast path spills.
+				 */
+				rb_ts_went_back(cpu_buffer);
+				info->ts = info->after;
+				info->delta = 0;
+				info->ts_lost = true;
+			} else {
+				info->add_timestamp |= RB_ADD_STAMP_EXTEND;
+				info->length += RB_LEN_TIME_EXTEND;
+			}
 		}
 	}
 }
@@ -167,8 +186,12 @@ static __always_inline void rb_ts_settle(struct rb_cpu_buffer *cpu_buffer,
 		 * carry their own stamps. Counted in ts_lost.
 		 */
 		info->delta = 0;
-		/* With an absolute stamp in front, nothing is lost. */
-		if (!(info->add_timestamp & RB_ADD_STAMP_ABSOLUTE)) {
+		/*
+		 * With an absolute stamp in front, nothing is lost. An
+		 * event that found the clock gone back at A is counted
+		 * already (rb_ts_went_back()).
+		 */
+		if (!(info->add_timestamp & RB_ADD_STAMP_ABSOLUTE) && !info->ts_lost) {
 			info->ts_lost = true;
 			local_inc(&cpu_buffer->ts_lost);
 		}

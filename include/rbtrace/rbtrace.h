@@ -77,7 +77,8 @@ static inline void *rbt_event_data(struct rbt_event *event)
  * @ts_lost: events whose time stamp had to repeat the previous one's: an
  *           interrupt reserved an event between this one's first look at
  *           the tail (step A) and its reservation (C), and another came
- *           before it could check the stamps again (F)
+ *           before it could check the stamps again (F); or the clock read
+ *           earlier than the previous event's stamp (it stepped back)
  * @pages_touched: sub-buffers the writer has moved onto
  * @oldest_ts: time stamp of the oldest unread page
  */
