@@ -714,12 +714,9 @@ static bool rb_try_to_discard(struct rb_cpu_buffer *cpu_buffer,
 static void rb_event_discard(struct rb_cpu_buffer *cpu_buffer,
 			     struct rbt_event *event)
 {
-	struct rbt_event *data = event;
+	struct rbt_event *data = rb_event_skip_stamp(event);
 	u64 stamp;
 
-	if (event->type_len == RB_TYPE_TIME_EXTEND ||
-	    event->type_len == RB_TYPE_TIME_STAMP)
-		data = (void *)event + RB_LEN_TIME_EXTEND;
 	data->array[0] = rb_event_length(data) - RB_EVNT_HDR_SIZE;
 	data->type_len = RB_TYPE_PADDING;
 	if (data->time_delta)

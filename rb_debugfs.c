@@ -48,11 +48,8 @@ static ssize_t tracing_on_read(struct file *filp, char __user *ubuf,
 			       size_t cnt, loff_t *ppos)
 {
 	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
-	char buf[4];
-	int r;
 
-	r = scnprintf(buf, sizeof(buf), "%d\n", rbt_record_is_on(tr->buffer));
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
+	return rbtr_read_u64(ubuf, cnt, ppos, rbt_record_is_on(tr->buffer));
 }
 
 static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf,
@@ -171,13 +168,11 @@ static ssize_t buffer_total_read(struct file *filp, char __user *ubuf,
 {
 	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	unsigned long total = 0;
-	char buf[32];
-	int cpu, r;
+	int cpu;
 
 	for_each_possible_cpu(cpu)
 		total += rbt_size(tr->buffer, cpu) >> 10;
-	r = scnprintf(buf, sizeof(buf), "%lu\n", total);
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
+	return rbtr_read_u64(ubuf, cnt, ppos, total);
 }
 
 static const struct file_operations buffer_total_fops = {
@@ -192,12 +187,8 @@ static ssize_t subbuf_size_read(struct file *filp, char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
 	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
-	char buf[32];
-	int r;
 
-	r = scnprintf(buf, sizeof(buf), "%zu\n",
-		      rbt_read_page_size(tr->buffer) >> 10);
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
+	return rbtr_read_u64(ubuf, cnt, ppos, rbt_read_page_size(tr->buffer) >> 10);
 }
 
 /*
@@ -243,11 +234,8 @@ static ssize_t percent_read(struct file *filp, char __user *ubuf,
 			    size_t cnt, loff_t *ppos)
 {
 	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
-	char buf[8];
-	int r;
 
-	r = scnprintf(buf, sizeof(buf), "%d\n", rbtr_buffer_percent(tr));
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
+	return rbtr_read_u64(ubuf, cnt, ppos, rbtr_buffer_percent(tr));
 }
 
 static ssize_t percent_write(struct file *filp, const char __user *ubuf,

@@ -19,9 +19,7 @@ unsigned int rbt_event_length(struct rbt_event *event)
 {
 	unsigned int length;
 
-	if (event->type_len == RB_TYPE_TIME_EXTEND ||
-	    event->type_len == RB_TYPE_TIME_STAMP)
-		event = (void *)event + RB_LEN_TIME_EXTEND;
+	event = rb_event_skip_stamp(event);
 
 	length = rb_event_length(event) - RB_EVNT_HDR_SIZE;
 	if (event->type_len == RB_TYPE_DATA_LONG)

@@ -100,20 +100,28 @@ static inline u64 rb_event_time_stamp(struct rbt_event *event)
 	return ((u64)event->array[0] << RB_TS_SHIFT) + event->time_delta;
 }
 
+/*
+ * rb_event_skip_stamp - the data event behind @event: @event itself, or
+ * the event after the 8-byte time extend or absolute stamp in front of it.
+ * (rbt_event_data() in <rbtrace/rbtrace.h> does the same for modules.)
+ */
+static inline struct rbt_event *rb_event_skip_stamp(struct rbt_event *event)
+{
+	if (event->type_len == RB_TYPE_TIME_EXTEND ||
+	    event->type_len == RB_TYPE_TIME_STAMP)
+		return (void *)event + RB_LEN_TIME_EXTEND;
+	return event;
+}
+
 /**
  * rb_event_ts_length - length of an event including a time extend before it
  * @event: the event, or the time extend that precedes it
  */
 static inline unsigned int rb_event_ts_length(struct rbt_event *event)
 {
-	unsigned int len = 0;
+	struct rbt_event *data = rb_event_skip_stamp(event);
 
-	if (event->type_len == RB_TYPE_TIME_EXTEND ||
-	    event->type_len == RB_TYPE_TIME_STAMP) {
-		len = RB_LEN_TIME_EXTEND;
-		event = (void *)event + RB_LEN_TIME_EXTEND;
-	}
-	return len + rb_event_length(event);
+	return (void *)data - (void *)event + rb_event_length(data);
 }
 
 /*

@@ -59,6 +59,8 @@
 /* Bounds on retry loops: hitting one is a bug, reported and recording stops. */
 #define RB_MAX_RESERVE_LOOPS	1000
 #define RB_MAX_SWAP_LOOPS	3
+#define RB_MAX_HEAD_LAPS	3	/* finding the head: two laps always do */
+#define RB_MAX_PEEK_LOOPS	3	/* a stamp or extend, its event, once more */
 
 /*
  * How long a reader waits for a writer of another CPU to finish a head
@@ -255,6 +257,35 @@ static inline int rb_is_head_page(struct rb_page *page, struct list_head *list)
 	if ((val & ~RB_FLAG_MASK) != (unsigned long)&page->list)
 		return RB_PAGE_MOVED;
 	return val & RB_FLAG_MASK;
+}
+
+/*
+ * A page handed to a reader ends its data at real_end, before the padding
+ * the writer left at the end: the commit word says so, which leaves room
+ * for the count of missed events after the data.
+ */
+static inline void rb_commit_to_real_end(struct rb_page *bpage,
+					 struct rb_data_page *data)
+{
+	if (bpage->real_end)
+		local_set(&data->commit, bpage->real_end);
+}
+
+/*
+ * rb_skip_padding - should a reader that got @event look again?
+ * Padding (a discarded event) is skipped. A writer discarding faster than
+ * the reader skips could keep it there: after RB_MAX_RESERVE_LOOPS of
+ * them the reader gives up (*@event = NULL) and its caller comes back.
+ */
+static inline bool rb_skip_padding(struct rbt_event **event, unsigned int *paddings)
+{
+	if (!*event || (*event)->type_len != RB_TYPE_PADDING)
+		return false;
+	if (++*paddings > RB_MAX_RESERVE_LOOPS) {
+		*event = NULL;
+		return false;
+	}
+	return true;
 }
 
 /* A list pointer with its flags cleared. */

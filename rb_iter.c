@@ -197,9 +197,9 @@ again:
 		return NULL;
 	/*
 	 * A writer can keep rewriting what we try to read: give up after
-	 * three tries, silently; the caller may come back.
+	 * RB_MAX_PEEK_LOOPS tries, silently; the caller may come back.
 	 */
-	if (++nr_loops > 3)
+	if (++nr_loops > RB_MAX_PEEK_LOOPS)
 		return NULL;
 	if (rb_per_cpu_empty(iter->cpu_buffer))
 		return NULL;
@@ -341,10 +341,7 @@ struct rbt_event *rbt_iter_peek(struct rbt_iter *iter, u64 *ts)
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	do {
 		event = rb_iter_peek(iter, ts);
-		if (event && event->type_len == RB_TYPE_PADDING &&
-		    ++paddings > RB_MAX_RESERVE_LOOPS)
-			event = NULL;
-	} while (event && event->type_len == RB_TYPE_PADDING);
+	} while (rb_skip_padding(&event, &paddings));
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 	return event;
 }

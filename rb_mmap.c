@@ -353,9 +353,7 @@ static void rb_map_mark_missed(struct rb_cpu_buffer *cpu_buffer, unsigned long m
 
 	if (!missed || reader == cpu_buffer->commit_page)
 		return;
-	/* The data ends before the padding: room for the count. */
-	if (reader->real_end)
-		local_set(&reader->page->commit, reader->real_end);
+	rb_commit_to_real_end(reader, reader->page);
 	rb_mark_missed(cpu_buffer->buffer, reader->page, missed);
 }
 
@@ -414,3 +412,21 @@ int rbt_map_get_reader(struct rbt_buffer *buffer, int cpu)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rbt_map_get_reader);
+
+/**
+ * rbt_cpu_mapped - is a CPU's ring mapped into user space?
+ * @buffer: the buffer
+ * @cpu: the CPU
+ *
+ * While it is, the mapping is the CPU's only consumer: rbt_peek(),
+ * rbt_consume() and rbt_read_page() give nothing for it. A hint for
+ * callers that want to say so (-EBUSY); it may change right after.
+ *
+ * Return: true while at least one mapping (or the first, being made)
+ * exists.
+ */
+bool rbt_cpu_mapped(struct rbt_buffer *buffer, int cpu)
+{
+	return rb_valid_cpu(buffer, cpu) && READ_ONCE(buffer->buffers[cpu]->user_mapped);
+}
+EXPORT_SYMBOL_GPL(rbt_cpu_mapped);

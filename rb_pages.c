@@ -163,7 +163,8 @@ int rb_head_page_set_normal(struct rb_cpu_buffer *cpu_buffer,
  * The writer may push the head while we walk, so it can be missed in one
  * lap; two laps always find it (the writer pushes it at most once per page
  * it fills, and it cannot fill the ring while we hold the swap lock and it
- * waits for nothing). Three laps, then the ring is declared broken.
+ * waits for nothing). RB_MAX_HEAD_LAPS laps, then the ring is declared
+ * broken.
  *
  * Return: the head page, or NULL after a warning that stops recording.
  */
@@ -177,7 +178,7 @@ struct rb_page *rb_set_head_page(struct rb_cpu_buffer *cpu_buffer)
 
 	head = cpu_buffer->head_page;
 	page = head;
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < RB_MAX_HEAD_LAPS; i++) {
 		do {
 			int flag = rb_is_head_page(page, page->list.prev);
 

@@ -194,9 +194,7 @@ static struct rb_data_page *rb_swap_out_page(struct rb_cpu_buffer *cpu_buffer,
 	local_set(&reader->entries, 0);
 	reader->read = 0;
 	rpage->data = bpage;
-	/* The data ends before the padding: room for the missed count. */
-	if (reader->real_end)
-		local_set(&bpage->commit, reader->real_end);
+	rb_commit_to_real_end(reader, bpage);
 	return bpage;
 }
 

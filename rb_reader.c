@@ -269,8 +269,8 @@ static struct rbt_event *rb_buffer_peek(struct rb_cpu_buffer *cpu_buffer,
 	if (ts)
 		*ts = 0;
 again:
-	/* An absolute stamp or extend, then its event: three at most. */
-	if (RB_WARN_ON(cpu_buffer, ++nr_loops > 3))
+	/* An absolute stamp or extend, then its event: RB_MAX_PEEK_LOOPS. */
+	if (RB_WARN_ON(cpu_buffer, ++nr_loops > RB_MAX_PEEK_LOOPS))
 		return NULL;
 	if (!rb_get_reader_page(cpu_buffer))
 		return NULL;
@@ -330,6 +330,15 @@ static struct rbt_event *rb_read_one(struct rbt_buffer *buffer, int cpu, u64 *ts
 	cpu_buffer = buffer->buffers[cpu];
 	if (!rb_reader_lock(cpu_buffer, &flags))
 		return NULL;
+	/*
+	 * A mapped CPU has one consumer, its mapping: a swap here would put
+	 * the sub-buffer user space holds back into the ring for writers.
+	 * user_mapped changes under reader_lock (rb_mmap.c).
+	 */
+	if (cpu_buffer->user_mapped) {
+		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+		return NULL;
+	}
 	do {
 		event = rb_buffer_peek(cpu_buffer, ts, lost_events);
 		if (event && (consume || event->type_len == RB_TYPE_PADDING)) {
@@ -337,15 +346,7 @@ static struct rbt_event *rb_read_one(struct rbt_buffer *buffer, int cpu, u64 *ts
 			if (consume && event->type_len != RB_TYPE_PADDING)
 				cpu_buffer->lost_events = 0;
 		}
-		/*
-		 * Skip padding (discarded events). A writer discarding
-		 * faster than we skip could keep us here: give up after a
-		 * bound and let the caller come back.
-		 */
-		if (event && event->type_len == RB_TYPE_PADDING &&
-		    ++paddings > RB_MAX_RESERVE_LOOPS)
-			event = NULL;
-	} while (event && event->type_len == RB_TYPE_PADDING);
+	} while (rb_skip_padding(&event, &paddings));
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 	return event;
 }

@@ -269,14 +269,11 @@ static ssize_t rbtr_cmdlines_size_read(struct file *file, char __user *ubuf,
 {
 	unsigned long flags;
 	unsigned int size;
-	char buf[16];
-	int r;
 
 	raw_spin_lock_irqsave(&rbtr_cmd_lock, flags);
 	size = rbtr_cmds ? rbtr_cmds->size : 0;
 	raw_spin_unlock_irqrestore(&rbtr_cmd_lock, flags);
-	r = scnprintf(buf, sizeof(buf), "%u\n", size);
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
+	return rbtr_read_u64(ubuf, cnt, ppos, size);
 }
 
 static ssize_t rbtr_cmdlines_size_write(struct file *file, const char __user *ubuf,

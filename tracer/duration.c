@@ -150,11 +150,7 @@ void rbtr_dur_pair_set(enum rbtr_pair_id id, bool is_exit, bool on)
 static ssize_t rbtr_thresh_read(struct file *filp, char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
-	char buf[32];
-	int r;
-
-	r = scnprintf(buf, sizeof(buf), "%llu\n", READ_ONCE(rbtr_dur_thresh_us));
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
+	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(rbtr_dur_thresh_us));
 }
 
 static ssize_t rbtr_thresh_write(struct file *filp, const char __user *ubuf,

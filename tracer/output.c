@@ -423,8 +423,10 @@ static bool rbtr_pipe_empty(struct rbtr_pipe_iter *it)
 
 	if (it->cpu_file != RBT_ALL_CPUS)
 		return rbt_empty_cpu(it->tr->buffer, it->cpu_file);
+	/* A mapped CPU's events are its mapping's: nothing for us. */
 	for_each_possible_cpu(cpu)
-		if (!rbt_empty_cpu(it->tr->buffer, cpu))
+		if (!rbt_empty_cpu(it->tr->buffer, cpu) &&
+		    !rbt_cpu_mapped(it->tr->buffer, cpu))
 			return false;
 	return true;
 }
@@ -505,6 +507,9 @@ static ssize_t rbtr_pipe_read(struct file *file, char __user *ubuf,
 
 	if (!cnt)
 		return 0;
+	/* The mapping is a mapped CPU's one consumer (rbt_cpu_mapped()). */
+	if (it->cpu_file != RBT_ALL_CPUS && rbt_cpu_mapped(it->tr->buffer, it->cpu_file))
+		return -EBUSY;
 	cnt = min_t(size_t, cnt, RBTR_PIPE_READ_MAX);
 	mutex_lock(&it->lock);
 	ret = rbtr_pipe_wait(it, file);

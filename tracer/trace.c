@@ -122,6 +122,24 @@ struct dentry *rbtr_create_cpu_file(const char *name, umode_t mode,
 }
 
 /**
+ * rbtr_read_u64 - read() of a file that shows one number and a newline
+ * @ubuf: the reader's buffer
+ * @cnt: its size
+ * @ppos: the file position
+ * @val: the number
+ *
+ * Return: what simple_read_from_buffer() returns.
+ */
+ssize_t rbtr_read_u64(char __user *ubuf, size_t cnt, loff_t *ppos, u64 val)
+{
+	char buf[24];
+	int r;
+
+	r = scnprintf(buf, sizeof(buf), "%llu\n", val);
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
+}
+
+/**
  * rbtr_access_lock - serialise consuming reads of one CPU
  * @tr: the tracer
  * @cpu: the CPU

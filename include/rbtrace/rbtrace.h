@@ -181,6 +181,7 @@ int rbt_map(struct rbt_buffer *buffer, int cpu, struct vm_area_struct *vma);
 void rbt_map_dup(struct rbt_buffer *buffer, int cpu);
 int rbt_unmap(struct rbt_buffer *buffer, int cpu);
 int rbt_map_get_reader(struct rbt_buffer *buffer, int cpu);
+bool rbt_cpu_mapped(struct rbt_buffer *buffer, int cpu);
 
 /* Non-consuming reads, correct while writers run */
 struct rbt_iter *rbt_iter_start(struct rbt_buffer *buffer, int cpu, gfp_t gfp);

@@ -42,9 +42,9 @@ test.d/raw/mmap-races.tc.
         prints "ok M S" (markers read by each) or the first fault
   mmapio.py recycle FILE MARKER
         map the ring, write 200 markers, GET_READER; then, holding that
-        sub-buffer, try read() and splice() on another descriptor while
-        writing the ring over several times; prints "read R splice S
-        page same|changed"
+        sub-buffer, try read() and splice() on another descriptor, and a
+        read() of the CPU's trace_pipe, while writing the ring over
+        several times; prints "read R splice S pipe P page same|changed"
 """
 import ctypes
 import errno
@@ -425,8 +425,10 @@ def recycle(path, marker):
         print('no markers in the sub-buffer handed out')
         return
     other = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    text = os.open(os.path.join(os.path.dirname(path), 'trace_pipe'),
+                   os.O_RDONLY | os.O_NONBLOCK)
     r, w = os.pipe()
-    res = {'read': set(), 'splice': set()}
+    res = {'read': set(), 'splice': set(), 'pipe': set()}
     # A consuming reader of another descriptor, and writers wrapping the
     # ring three times over meanwhile.
     for _ in range(3 * meta['nr_subbufs']):
@@ -444,10 +446,15 @@ def recycle(path, marker):
             res['splice'].add('ok')
         except OSError as e:
             res['splice'].add(err_name(e))
+        try:
+            os.read(text, 4096)
+            res['pipe'].add('ok')
+        except OSError as e:
+            res['pipe'].add(err_name(e))
     same = ring[off:off + meta['subbuf_size']] == held
-    print('read %s splice %s page %s' % (','.join(sorted(res['read'])),
-                                         ','.join(sorted(res['splice'])),
-                                         'same' if same else 'changed'))
+    print('read %s splice %s pipe %s page %s' % (
+        ','.join(sorted(res['read'])), ','.join(sorted(res['splice'])),
+        ','.join(sorted(res['pipe'])), 'same' if same else 'changed'))
 
 
 def main():
