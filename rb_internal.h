@@ -64,9 +64,10 @@
 
 /*
  * How long a reader waits for a writer of another CPU to finish a head
- * push or a page crossing (local_clock() ns). Not a bug bound: a writer
- * can legitimately be held that long (a long NMI, a preempted vCPU); the
- * reader gives up that attempt, without a warning, and the next retries.
+ * push or a page crossing (by ktime_get_mono_fast_ns()). Not a bug bound:
+ * a writer can legitimately be held that long (a long NMI, a preempted
+ * vCPU); the reader gives up that attempt, without a warning, and the
+ * next retries.
  */
 #define RB_READER_WAIT_NS	NSEC_PER_SEC
 

@@ -27,7 +27,7 @@
  */
 #include <linux/delay.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
+#include <linux/timekeeping.h>
 #include "rb_internal.h"
 
 /*
@@ -42,8 +42,12 @@
  * wait is bounded by time, not by a count of tries (which runs out in
  * milliseconds), and at the bound the reader gives up this attempt
  * without RB_WARN_ON(): the ring is intact and the next read retries.
- * The clock is local_clock(): cheap, usable with interrupts off, and the
- * reader cannot migrate meanwhile (reader_lock is held, irqs off).
+ * The clock is ktime_get_mono_fast_ns(): it reads the clocksource, so it
+ * advances with interrupts off. Not local_clock(): once the kernel marks
+ * the TSC unstable (a loaded host, seen under QEMU), local_clock() moves
+ * at most a tick past the last tick this CPU took, and with interrupts
+ * off (reader_lock) the bound never came: a reader waited out a 2.5 s
+ * writer instead of giving up after 1 s.
  *
  * It does not wait at all
  *  - on the ring's own CPU: a writer of the ring runs only there, with
@@ -60,7 +64,7 @@ static bool rb_reader_may_wait(struct rb_cpu_buffer *cpu_buffer, u64 *deadline)
 
 	if (in_nmi() || raw_smp_processor_id() == cpu_buffer->cpu)
 		return false;
-	now = local_clock();
+	now = ktime_get_mono_fast_ns();
 	if (!*deadline)
 		*deadline = now + RB_READER_WAIT_NS;
 	return now < *deadline;

@@ -121,13 +121,13 @@ struct rd_hold {
 static void rd_hold_writer(struct rd_hook *hk)
 {
 	struct rd_hold *h = container_of(hk, struct rd_hold, hook);
-	u64 t0 = local_clock();
+	u64 t0 = ktime_get_mono_fast_ns();
 
 	atomic_set(&h->state, RD_HELD);
 	/* On the reader's clock: mdelay() ran twice as long under TCG. */
-	while (local_clock() - t0 < h->hold_ms * NSEC_PER_MSEC)
+	while (ktime_get_mono_fast_ns() - t0 < h->hold_ms * NSEC_PER_MSEC)
 		cpu_relax();
-	h->hold_ns = local_clock() - t0;
+	h->hold_ns = ktime_get_mono_fast_ns() - t0;
 	atomic_set(&h->state, RD_RELEASED);
 }
 
@@ -143,9 +143,9 @@ static int rd_hold_reader(void *arg)
 	h->saw_held = atomic_read(&h->state) == RD_HELD;
 	if (h->saw_held) {
 		/* The swap finds UPDATE: the writer is still pushing the head. */
-		t0 = local_clock();
+		t0 = ktime_get_mono_fast_ns();
 		h->first_ok = rbt_consume(h->hook.buf, h->cpu, NULL, NULL);
-		h->first_ns = local_clock() - t0;
+		h->first_ns = ktime_get_mono_fast_ns() - t0;
 		h->still_held = atomic_read(&h->state) == RD_HELD;
 		/*
 		 * The read that follows gets an event: at once when the first
@@ -255,10 +255,10 @@ struct rd_nested {
 static void rd_nested_read(void *arg)
 {
 	struct rd_nested *n = arg;
-	u64 t0 = local_clock();
+	u64 t0 = ktime_get_mono_fast_ns();
 
 	n->got = rbt_consume(n->hook.buf, n->cpu, NULL, NULL);
-	n->ns = local_clock() - t0;
+	n->ns = ktime_get_mono_fast_ns() - t0;
 }
 
 static void rd_nested_fire(struct rd_hook *hk)
