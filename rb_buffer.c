@@ -618,6 +618,8 @@ EXPORT_SYMBOL_GPL(rbt_size);
 /**
  * rbt_subbuf_size - bytes of event data one sub-buffer holds
  * @buffer: the buffer
+ *
+ * Return: the data bytes, header excluded.
  */
 unsigned int rbt_subbuf_size(struct rbt_buffer *buffer)
 {
@@ -630,6 +632,8 @@ EXPORT_SYMBOL_GPL(rbt_subbuf_size);
  * @buffer: the buffer
  *
  * What rbt_read_page() fills and trace_pipe_raw hands out per sub-buffer.
+ *
+ * Return: the bytes, RBT_PAGE_HDR_SIZE included.
  */
 size_t rbt_read_page_size(struct rbt_buffer *buffer)
 {
@@ -653,6 +657,8 @@ EXPORT_SYMBOL_GPL(rbt_buffer_clock);
 /**
  * rbt_max_event_size - the largest payload rbt_lock_reserve() accepts
  * @buffer: the buffer
+ *
+ * Return: the largest payload in bytes.
  */
 unsigned int rbt_max_event_size(struct rbt_buffer *buffer)
 {
@@ -702,6 +708,8 @@ EXPORT_SYMBOL_GPL(rbt_set_overwrite);
 /**
  * rbt_overwrite - is the buffer in overwrite mode?
  * @buffer: the buffer
+ *
+ * Return: true in overwrite mode, false in producer/consumer mode.
  */
 bool rbt_overwrite(struct rbt_buffer *buffer)
 {
@@ -747,6 +755,8 @@ EXPORT_SYMBOL_GPL(rbt_record_on);
 /**
  * rbt_record_is_on - is the buffer recording?
  * @buffer: the buffer
+ *
+ * Return: true unless rbt_record_off() (or a broken ring) stopped it.
  */
 bool rbt_record_is_on(struct rbt_buffer *buffer)
 {
@@ -811,6 +821,8 @@ EXPORT_SYMBOL_GPL(rbt_cpu_stats);
 /**
  * rbt_entries - unread events in the whole buffer
  * @buffer: the buffer
+ *
+ * Return: the sum over the CPUs of events not yet read or overwritten.
  */
 u64 rbt_entries(struct rbt_buffer *buffer)
 {

@@ -14,6 +14,8 @@
  *
  * The payload may be longer than what the writer asked for: it is rounded
  * up to a multiple of four bytes.
+ *
+ * Return: the payload bytes.
  */
 unsigned int rbt_event_length(struct rbt_event *event)
 {

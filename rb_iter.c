@@ -365,6 +365,8 @@ EXPORT_SYMBOL_GPL(rbt_iter_advance);
 /**
  * rbt_iter_empty - is the iterator at the end of the data?
  * @iter: the iterator
+ *
+ * Return: true when no event is left to iterate.
  */
 bool rbt_iter_empty(struct rbt_iter *iter)
 {

@@ -148,6 +148,8 @@ EXPORT_SYMBOL_GPL(rbt_read_page_data);
 /**
  * rbt_read_page_page - the struct page of a read page, for splice
  * @rpage: the page
+ *
+ * Return: the page.
  */
 struct page *rbt_read_page_page(struct rbt_read_page *rpage)
 {

@@ -422,6 +422,8 @@ bool rb_per_cpu_empty(struct rb_cpu_buffer *cpu_buffer)
  * rbt_empty_cpu - has a CPU no unread event?
  * @buffer: the buffer
  * @cpu: the CPU (a bad CPU is empty)
+ *
+ * Return: true when the CPU has no unread event.
  */
 bool rbt_empty_cpu(struct rbt_buffer *buffer, int cpu)
 {
