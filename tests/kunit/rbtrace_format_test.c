@@ -492,7 +492,8 @@ static void rbtrace_format_absolute_stamps(struct kunit *test)
 						 switched ? 0 : RBT_FL_ABS_TS, 0);
 	unsigned int sub = rbt_subbuf_size(buf);
 	int cpu = rbt_kunit_pin(test);
-	u64 times[ARRAY_SIZE(stamps) + 2], ts;
+	/* the stamps, the largest event; switched: one before, one after */
+	u64 times[ARRAY_SIZE(stamps) + 3], ts;
 	struct rbt_event *ev;
 	int i, n = 0;
 
