@@ -512,6 +512,7 @@ static ssize_t rbtr_pipe_read(struct file *file, char __user *ubuf,
 		return -EBUSY;
 	cnt = min_t(size_t, cnt, RBTR_PIPE_READ_MAX);
 	mutex_lock(&it->lock);
+wait_again:
 	ret = rbtr_pipe_wait(it, file);
 	if (ret <= 0) {
 		done = ret;
@@ -538,9 +539,22 @@ static ssize_t rbtr_pipe_read(struct file *file, char __user *ubuf,
 		it->text_off += n;
 		done += n;
 	}
+	/*
+	 * Nothing read although rbtr_pipe_wait() saw a record: another
+	 * reader of the same CPUs (another open file) consumed it between
+	 * our empty check and our consume. Returning 0 here would be an
+	 * end of file to cat while tracing is on; wait again, as ftrace's
+	 * tracing_read_pipe() does. Not a spin: the next rbtr_pipe_wait()
+	 * sleeps until a new record, and each pass either reads or loses a
+	 * record to a peer that read it.
+	 */
+	if (!done && !fatal_signal_pending(current)) {
+		cond_resched();
+		goto wait_again;
+	}
 	if (done > 0)
 		it->read_any = true;
-	else if (!done && fatal_signal_pending(current))
+	else if (!done)
 		done = -EINTR;
 out:
 	mutex_unlock(&it->lock);
