@@ -98,7 +98,7 @@ static int rd_fill_until_fired(struct rbt_buffer *buf, struct rd_hook *h)
 
 /* ---- a writer holding UPDATE, a reader on another CPU --------- */
 
-enum { RD_IDLE, RD_ARMED, RD_HELD, RD_RELEASED };
+enum { RD_IDLE, RD_ARMED, RD_HELD, RD_SEEN, RD_RELEASED };
 
 struct rd_hold {
 	struct rd_hook		hook;
@@ -117,13 +117,21 @@ struct rd_hold {
 	u64			hold_ns;	/* how long the writer really held */
 };
 
-/* The writer, right after it set UPDATE: stay there hold_ms. */
+/*
+ * The writer, right after it set UPDATE: wait until the reader has seen
+ * the hold (a loaded host may not run the reader's vCPU for longer than
+ * a short hold: the reader then never saw it), then stay hold_ms.
+ */
 static void rd_hold_writer(struct rd_hook *hk)
 {
 	struct rd_hold *h = container_of(hk, struct rd_hold, hook);
 	u64 t0 = ktime_get_mono_fast_ns();
 
 	atomic_set(&h->state, RD_HELD);
+	while (atomic_read(&h->state) != RD_SEEN &&
+	       ktime_get_mono_fast_ns() - t0 < 10 * NSEC_PER_SEC)
+		cpu_relax();
+	t0 = ktime_get_mono_fast_ns();
 	/* On the reader's clock: mdelay() ran twice as long under TCG. */
 	while (ktime_get_mono_fast_ns() - t0 < h->hold_ms * NSEC_PER_MSEC)
 		cpu_relax();
@@ -140,13 +148,13 @@ static int rd_hold_reader(void *arg)
 	deadline = ktime_get_mono_fast_ns() + 10 * NSEC_PER_SEC;
 	while (atomic_read(&h->state) != RD_HELD && ktime_get_mono_fast_ns() < deadline)
 		cpu_relax();
-	h->saw_held = atomic_read(&h->state) == RD_HELD;
+	h->saw_held = atomic_cmpxchg(&h->state, RD_HELD, RD_SEEN) == RD_HELD;
 	if (h->saw_held) {
 		/* The swap finds UPDATE: the writer is still pushing the head. */
 		t0 = ktime_get_mono_fast_ns();
 		h->first_ok = rbt_consume(h->hook.buf, h->cpu, NULL, NULL);
 		h->first_ns = ktime_get_mono_fast_ns() - t0;
-		h->still_held = atomic_read(&h->state) == RD_HELD;
+		h->still_held = atomic_read(&h->state) == RD_SEEN;
 		/*
 		 * The read that follows gets an event: at once when the first
 		 * waited the writer out; else once the writer lets go (an
