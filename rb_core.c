@@ -399,7 +399,7 @@ again:
 	}
 }
 
-static noinline void rb_end_commit(struct rb_cpu_buffer *cpu_buffer)
+static noinline notrace void rb_end_commit(struct rb_cpu_buffer *cpu_buffer)
 {
 	rb_end_commit_inline(cpu_buffer);
 }
@@ -409,7 +409,7 @@ static noinline void rb_end_commit(struct rb_cpu_buffer *cpu_buffer)
  * the snapshot at P1. If it is over (committing 0), its event may be past
  * what P2 published: publish again, as rb_end_commit_inline() does.
  */
-static noinline void rb_end_commit_again(struct rb_cpu_buffer *cpu_buffer)
+static noinline notrace void rb_end_commit_again(struct rb_cpu_buffer *cpu_buffer)
 {
 	if (local_read(&cpu_buffer->committing))
 		return;
@@ -585,7 +585,7 @@ static struct rbt_event *rb_reserve_retry(struct rb_cpu_buffer *cpu_buffer,
  * over 27 bits or a clock that went back. The general path starts again
  * from A. Called with the commit started.
  */
-static noinline struct rbt_event *rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer,
+static noinline notrace struct rbt_event *rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer,
 						  unsigned long length)
 {
 	struct rb_event_info info;
@@ -613,7 +613,7 @@ static noinline struct rbt_event *rb_reserve_slow(struct rb_cpu_buffer *cpu_buff
  * state is what rb_ts_read_stamps() would have left (before == after, a
  * delta that fits, no stamp in front): the general path goes on from C.
  */
-static noinline struct rbt_event *
+static noinline notrace struct rbt_event *
 rb_reserve_after_c(struct rb_cpu_buffer *cpu_buffer, struct rb_page *tail_page,
 		   u64 ts, u64 after, unsigned long w, unsigned long write,
 		   unsigned long length)
@@ -680,8 +680,11 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
 	before = local64_read(&cpu_buffer->before_stamp);
 	after = local64_read(&cpu_buffer->write_stamp);
 	barrier();
+	/* Tested before the clock call: fewer values live across it. */
+	if (unlikely(!w || before != after))
+		return rb_reserve_slow(cpu_buffer, length);	/* S1 */
 	ts = rb_time_stamp(buffer);
-	if (unlikely(!w || before != after || rb_delta_too_big(ts - after)))
+	if (unlikely(rb_delta_too_big(ts - after)))
 		return rb_reserve_slow(cpu_buffer, length);	/* S1 */
 	rb_hook(buffer, RBT_HOOK_A);
 
@@ -760,7 +763,8 @@ static __always_inline void rb_recursive_unlock(struct rb_cpu_buffer *cpu_buffer
  * buffer is full in producer/consumer mode. If NULL is returned, nothing
  * was reserved and nothing must be committed.
  */
-struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer, unsigned long length)
+notrace struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer,
+					   unsigned long length)
 {
 	struct rb_cpu_buffer *cpu_buffer;
 	struct rbt_event *event;
@@ -779,7 +783,8 @@ struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer, unsigned long leng
 	cpu_buffer = buffer->buffers[cpu];
 	if (unlikely(atomic_read(&cpu_buffer->record_disabled)))
 		goto out;
-	if (unlikely(!length || length > buffer->max_data_size)) {
+	/* 1 to max_data_size in one compare: 0 wraps to ULONG_MAX. */
+	if (unlikely(length - 1 >= buffer->max_data_size)) {
 		local_inc(&cpu_buffer->too_big);
 		goto out;
 	}
@@ -832,7 +837,7 @@ static __always_inline void rb_wakeups(struct rbt_buffer *buffer,
  *
  * Return: 0.
  */
-int rbt_unlock_commit(struct rbt_buffer *buffer)
+notrace int rbt_unlock_commit(struct rbt_buffer *buffer)
 {
 	struct rb_cpu_buffer *cpu_buffer = buffer->buffers[raw_smp_processor_id()];
 

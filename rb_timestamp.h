@@ -32,6 +32,7 @@
 #include <linux/sched/clock.h>
 #include <linux/trace_clock.h>
 #include "rb_internal.h"
+#include "rb_clock.h"
 
 static __always_inline u64 rb_time_stamp(struct rbt_buffer *buffer)
 {
@@ -46,6 +47,8 @@ static __always_inline u64 rb_time_stamp(struct rbt_buffer *buffer)
 	 */
 	if (likely(clock == trace_clock_local))
 		ts = sched_clock();
+	else if (clock == rbt_latch_clock)
+		ts = rb_latch_read();	/* inline: about 25 instructions */
 	else
 		ts = clock();
 
