@@ -456,7 +456,8 @@ static __always_inline void rb_end_commit_fast(struct rb_cpu_buffer *cpu_buffer)
  /*P3*/	local_dec(&cpu_buffer->committing);
 	/* committing dropped before commits is re-read: vs. interrupts. */
 	barrier();
- /*P4*/	if (unlikely(local_read(&cpu_buffer->commits) != commits))
+	/*P4*/
+	if (unlikely(local_read(&cpu_buffer->commits) != commits))
 		rb_end_commit_again(cpu_buffer);
 }
 
@@ -585,8 +586,8 @@ static struct rbt_event *rb_reserve_retry(struct rb_cpu_buffer *cpu_buffer,
  * over 27 bits or a clock that went back. The general path starts again
  * from A. Called with the commit started.
  */
-static noinline notrace struct rbt_event *rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer,
-						  unsigned long length)
+static noinline notrace struct rbt_event *
+rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
 {
 	struct rb_event_info info;
 	int add_ts_default = RB_ADD_STAMP_NONE;
