@@ -687,6 +687,11 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
 	ts = rb_time_stamp(buffer);
 	if (unlikely(rb_delta_too_big(ts - after)))
 		return rb_reserve_slow(cpu_buffer, length);	/* S1 */
+	/*
+	 * Loaded again rather than kept across the clock call: one load
+	 * instead of a spill and a reload (it does not change under us).
+	 */
+	buffer = READ_ONCE(cpu_buffer->buffer);
 	rb_hook(buffer, RBT_HOOK_A);
 
  /*B*/	local64_set(&cpu_buffer->before_stamp, ts);
@@ -721,19 +726,12 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
  * means true recursion (a tracer tracing itself), except right at an
  * interrupt's entry, before preempt_count says "irq": TRANSITION allows
  * that one level. Unlock clears the lowest set bit: val & (val - 1).
+ * rb_recursive_lock_bit() takes the bit of the context @bit, or
+ * TRANSITION's if that is taken, or finds recursion.
  */
-static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
+static __always_inline bool rb_recursive_lock_bit(struct rb_cpu_buffer *cpu_buffer,
+						  unsigned int val, int bit)
 {
-	unsigned int val = cpu_buffer->current_context;
-	unsigned int pc = preempt_count();
-	int bit;
-
-	/* Task context is the common case: one test instead of three. */
-	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))))
-		bit = RB_CTX_NORMAL;
-	else
-		bit = RB_CTX_NORMAL - interrupt_context_level();
-
 	if (unlikely(val & (1U << bit))) {
 		bit = RB_CTX_TRANSITION;
 		if (val & (1U << bit)) {
@@ -743,6 +741,22 @@ static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
 	}
 	cpu_buffer->current_context = val | (1U << bit);
 	return false;
+}
+
+static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
+{
+	unsigned int val = cpu_buffer->current_context;
+	unsigned int pc = preempt_count();
+
+	/*
+	 * Task context is the common case: one test instead of three, and
+	 * a constant bit (the compiler folds 1U << bit into the test and
+	 * the or; with a bit merged from both branches it shifted).
+	 */
+	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))))
+		return rb_recursive_lock_bit(cpu_buffer, val, RB_CTX_NORMAL);
+	return rb_recursive_lock_bit(cpu_buffer, val,
+				     RB_CTX_NORMAL - interrupt_context_level());
 }
 
 static __always_inline void rb_recursive_unlock(struct rb_cpu_buffer *cpu_buffer)
