@@ -11,6 +11,10 @@
  *	D  rb_ts_settle()	uninterrupted: write_stamp = our stamp
  *	E,F			interrupted: find a delta that is still true
  *
+ * rb_reserve_fast() in rb_core.c runs A to D for the common case in one
+ * straight line, and hands everything else to these helpers (through its
+ * exits S1 and S2) in the state they would have reached themselves.
+ *
  * Everything here is per CPU. Writers on one CPU do not run in parallel;
  * they nest (task < softirq < irq < NMI), and a nested writer completes
  * before the one it interrupted continues. So the only question at every
