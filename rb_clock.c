@@ -95,26 +95,8 @@
 #include "rb_clock.h"
 
 #define RB_LATCH_PERIOD		(HZ / 10)	/* 100 ms */
-#define RB_LATCH_SHIFT		22
-#define RB_LATCH_FRAC_MASK	((1U << RB_LATCH_SHIFT) - 1)
-#define RB_LATCH_READ_TRIES	3
 
-/*
- * One line of the clock: the time at count @cycles is @ns + @frac / 2^22
- * ns, and it advances @mult / 2^22 ns per count.
- */
-struct rb_time_info {
-	u64	cycles;
-	u64	ns;
-	u32	frac;
-	u32	mult;
-};
-
-/* The slots first: with the sequence they fill one cache line. */
-static struct {
-	struct rb_time_info	slot[2];
-	seqcount_latch_t	seq;
-} rb_latch ____cacheline_aligned = {
+struct rb_latch rb_latch ____cacheline_aligned = {
 	.seq = SEQCNT_LATCH_ZERO(rb_latch.seq),
 };
 
@@ -126,52 +108,7 @@ static DECLARE_DELAYED_WORK(rb_latch_work, rb_latch_work_fn);
 #ifdef RBTRACE_TEST_HOOKS
 typeof(rbt_latch_hook) rbt_latch_hook;
 EXPORT_SYMBOL_GPL(rbt_latch_hook);
-
-static __always_inline void rb_latch_hook(int point)
-{
-	void (*hook)(int point) = READ_ONCE(rbt_latch_hook);
-
-	if (unlikely(hook))
-		hook(point);
-}
-#else
-static __always_inline void rb_latch_hook(int point)
-{
-}
 #endif
-
-/* The cycle counter, read after the loads before it: see the top. */
-static __always_inline u64 rb_latch_counter(void)
-{
-#ifdef CONFIG_X86
-	return rdtsc_ordered();
-#else
-	return get_cycles();
-#endif
-}
-
-/*
- * (@frac + @delta * @mult) / 2^22: whole ns returned, the fraction left
- * in *@frac_out. The product needs 96 bits: two 32-bit halves, as the
- * generic mul_u64_u32_shr() does; the low half plus @frac fits in 64.
- */
-static __always_inline u64 rb_latch_scale(u64 delta, u32 mult, u32 frac, u32 *frac_out)
-{
-	u64 lo = mul_u32_u32((u32)delta, mult) + frac;
-	u64 hi = mul_u32_u32(delta >> 32, mult);
-
-	if (frac_out)
-		*frac_out = lo & RB_LATCH_FRAC_MASK;
-	return (lo >> RB_LATCH_SHIFT) + (hi << (32 - RB_LATCH_SHIFT));
-}
-
-/* The time of @t at @cycles; a count before the anchor counts as the anchor. */
-static __always_inline u64 rb_latch_ns(const struct rb_time_info *t, u64 cycles)
-{
-	u64 delta = cycles > t->cycles ? cycles - t->cycles : 0;
-
-	return t->ns + rb_latch_scale(delta, t->mult, t->frac, NULL);
-}
 
 /* cycles -> ns multiplier: ns = cycles * 10^6 / tsc_khz. */
 static u32 rb_latch_mult(void)
@@ -252,31 +189,7 @@ static void rb_latch_work_fn(struct work_struct *work)
  */
 u64 rbt_latch_clock(void)
 {
-	const struct rb_time_info *slot;
-	struct rb_time_info t;
-	unsigned int seq;
-	u64 now;
-	int i;
-
-	for (i = 0; i < RB_LATCH_READ_TRIES; i++) {
-		/*R1*/
-		seq = raw_read_seqcount_latch(&rb_latch.seq);
-		/*R2: the slot, by an address dependency on seq (U3's first smp_wmb()) */
-		slot = &rb_latch.slot[seq & 1];
-		t.cycles = READ_ONCE(slot->cycles);
-		t.ns = READ_ONCE(slot->ns);
-		t.frac = READ_ONCE(slot->frac);
-		t.mult = READ_ONCE(slot->mult);
-		/*R3: after R1 and R2 */
-		now = rb_latch_counter();
-		rb_latch_hook(RBT_LATCH_HOOK_READ);
-		/*R4: smp_rmb(), then seq again; pairs with U3's second smp_wmb() */
-		if (!raw_read_seqcount_latch_retry(&rb_latch.seq, seq))
-			return rb_latch_ns(&t, now);	/*R5*/
-	}
-	/*F: three updates overtook this reader; see the top. */
-	seq = raw_read_seqcount_latch(&rb_latch.seq);
-	return READ_ONCE(rb_latch.slot[seq & 1].ns);
+	return rb_latch_read();
 }
 EXPORT_SYMBOL_GPL(rbt_latch_clock);
 

@@ -399,50 +399,82 @@ again:
 	}
 }
 
-static void rb_end_commit(struct rb_cpu_buffer *cpu_buffer)
+static noinline notrace void rb_end_commit(struct rb_cpu_buffer *cpu_buffer)
 {
 	rb_end_commit_inline(cpu_buffer);
 }
 
 /*
- * The reservation: steps A to F of the time-stamp protocol around the
- * local_add_return() at C (see rb_timestamp.h).
+ * Slow exit of the fast commit, at P4: an interrupt began a commit after
+ * the snapshot at P1. If it is over (committing 0), its event may be past
+ * what P2 published: publish again, as rb_end_commit_inline() does.
+ */
+static noinline notrace void rb_end_commit_again(struct rb_cpu_buffer *cpu_buffer)
+{
+	if (local_read(&cpu_buffer->committing))
+		return;
+	local_inc(&cpu_buffer->committing);
+	rb_end_commit_inline(cpu_buffer);
+}
+
+/*
+ * The fast commit: the outermost writer (committing == 1) whose commit
+ * page is the tail page publishes with one barrier and one store. It keeps
+ * the order of rb_end_commit_inline() and the reason for each step:
+ *
+ *  P1 commits = the commit sequence (the snapshot)
+ *     anything else (nested, the commit page behind the tail): the
+ *     general rb_end_commit()
+ *  P2 smp_wmb(); commit word = the tail page's write index (publish)
+ *  P3 committing-- (from here an interrupt publishes its own events)
+ *  P4 commits changed since P1: rb_end_commit_again()
+ *
+ * Without the general loop's re-read of write: an interrupt that reserves
+ * after P2 read write has begun a commit after P1, and P4 sees it. One
+ * that reserved between P1 and P2 is covered by P2 (it nests whole, so it
+ * was done when P2 read write) and is seen at P4 too, harmlessly.
+ */
+static __always_inline void rb_end_commit_fast(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct rb_page *page = cpu_buffer->commit_page;
+	unsigned long commits;
+
+ /*P1*/	commits = local_read(&cpu_buffer->commits);
+	/* commits read before committing: vs. interrupts. */
+	barrier();
+	if (unlikely(local_read(&cpu_buffer->committing) != 1 ||
+		     page != READ_ONCE(cpu_buffer->tail_page))) {
+		rb_end_commit(cpu_buffer);
+		return;
+	}
+	rb_hook(cpu_buffer->buffer, RBT_HOOK_COMMIT);
+	/* Events visible before commit: pairs with the reader's smp_rmb(). */
+	smp_wmb();
+ /*P2*/	local_set(&page->page->commit, rb_page_write(page));
+	/* The store before the decrement: vs. interrupts. */
+	barrier();
+ /*P3*/	local_dec(&cpu_buffer->committing);
+	/* committing dropped before commits is re-read: vs. interrupts. */
+	barrier();
+	/*P4*/
+	if (unlikely(local_read(&cpu_buffer->commits) != commits))
+		rb_end_commit_again(cpu_buffer);
+}
+
+/*
+ * The reservation after step C returned @tail (where the event starts)
+ * and @write (where it ends) on a page where step A saw index @w: a page
+ * crossing, or steps D to F (rb_ts_settle()), then the header.
  */
 static __always_inline struct rbt_event *
-__rb_reserve_next(struct rb_cpu_buffer *cpu_buffer, struct rb_event_info *info)
+rb_reserve_finish(struct rb_cpu_buffer *cpu_buffer, struct rb_event_info *info,
+		  unsigned long w, unsigned long tail, unsigned long write)
 {
-	struct rbt_buffer *buffer = cpu_buffer->buffer;
-	unsigned long tail, write, w;
-	struct rb_page *tail_page;
+	struct rb_page *tail_page = info->tail_page;
 	struct rbt_event *event;
 
-	/* Keep the compiler from re-reading tail_page below. */
-	tail_page = READ_ONCE(cpu_buffer->tail_page);
-	info->tail_page = tail_page;
-
- /*A*/	w = rb_page_write(tail_page);
-	rb_ts_read_stamps(cpu_buffer, info, w);
-	rb_hook(buffer, RBT_HOOK_A);
-
- /*B*/	rb_ts_set_before(cpu_buffer, info);
-	rb_hook(buffer, RBT_HOOK_B);
-
- /*C*/	write = local_add_return(info->length, &tail_page->write);
-	write &= RB_WRITE_MASK;
-	tail = write - info->length;
-	rb_hook(buffer, RBT_HOOK_C);
-
-	if (unlikely(write > buffer->subbuf_size)) {
-		/*
-		 * A copy for the slow path: the scratch's address must not
-		 * escape on the fast path, or every field lives on the stack.
-		 */
-		struct rb_event_info slow = *info;
-
-		event = rb_move_tail(cpu_buffer, tail, &slow);
-		info->length = slow.length;
-		return event;
-	}
+	if (unlikely(write > cpu_buffer->buffer->subbuf_size))
+		return rb_move_tail(cpu_buffer, tail, info);
 
 	rb_ts_settle(cpu_buffer, info, w, tail, write);
 
@@ -474,17 +506,91 @@ __rb_reserve_next(struct rb_cpu_buffer *cpu_buffer, struct rb_event_info *info)
 	return event;
 }
 
-static __always_inline struct rbt_event *
-rb_reserve_next_event(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
+/*
+ * The general reservation: steps A to F of the time-stamp protocol
+ * around the local_add_return() at C (see rb_timestamp.h). The fast path,
+ * rb_reserve_fast(), is the same protocol for its common case.
+ */
+static struct rbt_event *
+__rb_reserve_next(struct rb_cpu_buffer *cpu_buffer, struct rb_event_info *info)
 {
-	/* Every field is set before use: skip the stack auto-init. */
-	struct rb_event_info info __uninitialized;
-	struct rbt_event *event;
-	int add_ts_default = RB_ADD_STAMP_NONE;
-	int nr_loops = 0;
+	struct rbt_buffer *buffer = cpu_buffer->buffer;
+	unsigned long tail, write, w;
+	struct rb_page *tail_page;
 
-	rb_start_commit(cpu_buffer);
-	/* The commit page cannot move under us from here. */
+	/* Keep the compiler from re-reading tail_page below. */
+	tail_page = READ_ONCE(cpu_buffer->tail_page);
+	info->tail_page = tail_page;
+
+ /*A*/	w = rb_page_write(tail_page);
+	rb_ts_read_stamps(cpu_buffer, info, w);
+	rb_hook(buffer, RBT_HOOK_A);
+
+ /*B*/	rb_ts_set_before(cpu_buffer, info);
+	rb_hook(buffer, RBT_HOOK_B);
+
+ /*C*/	write = local_add_return(info->length, &tail_page->write);
+	write &= RB_WRITE_MASK;
+	tail = write - info->length;
+	rb_hook(buffer, RBT_HOOK_C);
+
+	return rb_reserve_finish(cpu_buffer, info, w, tail, write);
+}
+
+static __always_inline void rb_info_start(struct rb_event_info *info,
+					  int add_ts_default)
+{
+	info->add_timestamp = add_ts_default;
+	info->delta = 0;
+	info->ts_lost = false;
+}
+
+/*
+ * The end of every slow reservation: retry after a page crossing
+ * (@event is ERR_PTR(-EAGAIN)), validate, or give the commit back.
+ */
+static struct rbt_event *rb_reserve_retry(struct rb_cpu_buffer *cpu_buffer,
+					  struct rb_event_info *info,
+					  struct rbt_event *event,
+					  int add_ts_default)
+{
+	int nr_loops = 1;
+
+	while (unlikely(PTR_ERR(event) == -EAGAIN)) {
+		if (info->add_timestamp & (RB_ADD_STAMP_FORCE | RB_ADD_STAMP_EXTEND))
+			info->length -= RB_LEN_TIME_EXTEND;
+		/*
+		 * Each retry follows a page crossing. More than a full ring
+		 * of crossings without room for one event means an
+		 * interrupt storm or a bug: stop recording rather than spin.
+		 */
+		if (RB_WARN_ON(cpu_buffer, ++nr_loops > RB_MAX_RESERVE_LOOPS)) {
+			event = NULL;
+			break;
+		}
+		rb_info_start(info, add_ts_default);
+		event = __rb_reserve_next(cpu_buffer, info);
+	}
+	if (likely(event)) {
+		if (unlikely(rb_validate))
+			rb_validate_tail(cpu_buffer, info, event);
+		return event;
+	}
+	rb_end_commit(cpu_buffer);
+	return NULL;
+}
+
+/*
+ * Slow exit S1, before step B (nothing written yet): absolute mode,
+ * validation, the first event of a page, stamps that disagree, a delta
+ * over 27 bits or a clock that went back. The general path starts again
+ * from A. Called with the commit started.
+ */
+static noinline notrace struct rbt_event *
+rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
+{
+	struct rb_event_info info;
+	int add_ts_default = RB_ADD_STAMP_NONE;
 
 	info.length = rb_calculate_event_length(length);
 	if (unlikely(READ_ONCE(cpu_buffer->buffer->time_stamp_abs))) {
@@ -492,39 +598,126 @@ rb_reserve_next_event(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
 		info.length += RB_LEN_TIME_STAMP;
 		if (info.length > cpu_buffer->buffer->subbuf_size) {
 			local_inc(&cpu_buffer->too_big);
-			goto out_fail;
+			rb_end_commit(cpu_buffer);
+			return NULL;
 		}
 	}
-again:
-	info.add_timestamp = add_ts_default;
-	info.delta = 0;
-	info.ts_lost = false;
+	rb_info_start(&info, add_ts_default);
+	return rb_reserve_retry(cpu_buffer, &info,
+				__rb_reserve_next(cpu_buffer, &info),
+				add_ts_default);
+}
 
+/*
+ * Slow exit S2, after step C: the reservation crossed the end of the page,
+ * or something reserved between A and C (tail != w). The fast path's
+ * state is what rb_ts_read_stamps() would have left (before == after, a
+ * delta that fits, no stamp in front): the general path goes on from C.
+ */
+static noinline notrace struct rbt_event *
+rb_reserve_after_c(struct rb_cpu_buffer *cpu_buffer, struct rb_page *tail_page,
+		   u64 ts, u64 after, unsigned long w, unsigned long write,
+		   unsigned long length)
+{
+	struct rb_event_info info = {
+		.ts		= ts,
+		.delta		= ts - after,
+		.before		= after,
+		.after		= after,
+		.length		= length,
+		.tail_page	= tail_page,
+		.add_timestamp	= RB_ADD_STAMP_NONE,
+		.ts_lost	= false,
+	};
+
+	return rb_reserve_retry(cpu_buffer, &info,
+				rb_reserve_finish(cpu_buffer, &info, w,
+						  write - length, write),
+				RB_ADD_STAMP_NONE);
+}
+
+/*
+ * The fast path of a reservation: one straight line for the common case,
+ * a writer that is not nested into a time update, on a page it does not
+ * fill, not first on it, with a delta of 27 bits. These are steps A to D
+ * of rb_timestamp.h with the branches the common case takes; the state
+ * lives in registers (no struct rb_event_info). Everything else leaves
+ * through S1 (before anything is written) or S2 (after C) into the
+ * general path, which then does exactly what it would have done.
+ *
+ *  A  w = write index; before, after = the stamps; ts = clock
+ *     S1 unless w != 0, before == after, ts - after fits 27 bits
+ *  B  before_stamp = ts
+ *  C  write = local_add_return(len); tail = write - len
+ *     S2 unless tail == w (nothing reserved since A) and the page holds it
+ *  D  write_stamp = ts: the event's delta is ts - after, exact
+ *  H  the header (one store), the page's entries, the CPU's bytes
+ *
+ * No cmpxchg, and only local operations: NMI-safe as the general path
+ * is, and a nested writer at any point between two steps sees what it
+ * would see in the general path (the windows of rbtrace.rst).
+ */
+static __always_inline struct rbt_event *
+rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
+{
+	struct rbt_buffer *buffer = cpu_buffer->buffer;
+	unsigned long len, w, write, tail;
+	struct rb_page *tail_page;
+	struct rbt_event *event;
+	u64 before, after, ts;
+
+	rb_start_commit(cpu_buffer);
+	/* The commit page cannot move under us from here. */
+	if (unlikely(READ_ONCE(buffer->time_stamp_abs) || rb_validate))
+		return rb_reserve_slow(cpu_buffer, length);
+
+	len = rb_calculate_event_length(length);
+	/* Keep the compiler from re-reading tail_page below. */
+	tail_page = READ_ONCE(cpu_buffer->tail_page);
+
+ /*A*/	w = rb_page_write(tail_page);
+	/* The index before the stamps: see rb_ts_read_stamps(). */
+	barrier();
+	before = local64_read(&cpu_buffer->before_stamp);
+	after = local64_read(&cpu_buffer->write_stamp);
+	barrier();
+	/* Tested before the clock call: fewer values live across it. */
+	if (unlikely(!w || before != after))
+		return rb_reserve_slow(cpu_buffer, length);	/* S1 */
+	ts = rb_time_stamp(buffer);
+	if (unlikely(rb_delta_too_big(ts - after)))
+		return rb_reserve_slow(cpu_buffer, length);	/* S1 */
 	/*
-	 * Each retry follows a page crossing. More than a full ring of
-	 * crossings without room for one event means an interrupt storm or
-	 * a bug: stop recording rather than spin.
+	 * Loaded again rather than kept across the clock call: one load
+	 * instead of a spill and a reload (it does not change under us).
 	 */
-	if (RB_WARN_ON(cpu_buffer, ++nr_loops > RB_MAX_RESERVE_LOOPS))
-		goto out_fail;
+	buffer = READ_ONCE(cpu_buffer->buffer);
+	rb_hook(buffer, RBT_HOOK_A);
 
-	event = __rb_reserve_next(cpu_buffer, &info);
-	if (unlikely(PTR_ERR(event) == -EAGAIN)) {
-		if (info.add_timestamp & (RB_ADD_STAMP_FORCE | RB_ADD_STAMP_EXTEND))
-			info.length -= RB_LEN_TIME_EXTEND;
-		goto again;
-	}
-	if (likely(event)) {
-		if (unlikely(rb_validate)) {
-			struct rb_event_info check = info;	/* see rb_move_tail() */
+ /*B*/	local64_set(&cpu_buffer->before_stamp, ts);
+	rb_hook(buffer, RBT_HOOK_B);
 
-			rb_validate_tail(cpu_buffer, &check, event);
-		}
-		return event;
+ /*C*/	write = local_add_return(len, &tail_page->write) & RB_WRITE_MASK;
+	tail = write - len;
+	rb_hook(buffer, RBT_HOOK_C);
+	if (unlikely(tail != w || write > buffer->subbuf_size))
+		return rb_reserve_after_c(cpu_buffer, tail_page, ts, after,
+					  w, write, len);	/* S2 */
+
+ /*D*/	local64_set(&cpu_buffer->write_stamp, ts);
+	rb_hook(buffer, RBT_HOOK_D);
+
+ /*H*/	event = rb_page_index(tail_page, tail);
+	if (len - RB_EVNT_HDR_SIZE > RB_MAX_SMALL_DATA) {
+		rb_event_set_header(event, RB_TYPE_DATA_LONG, ts - after);
+		event->array[0] = len - RB_EVNT_HDR_SIZE;
+	} else {
+		rb_event_set_header(event, (len - RB_EVNT_HDR_SIZE) / RB_ALIGNMENT,
+				    ts - after);
 	}
-out_fail:
-	rb_end_commit(cpu_buffer);
-	return NULL;
+	local_inc(&tail_page->entries);
+	local_add(len, &cpu_buffer->entries_bytes);
+	return event;
 }
 
 /*
@@ -533,19 +726,12 @@ out_fail:
  * means true recursion (a tracer tracing itself), except right at an
  * interrupt's entry, before preempt_count says "irq": TRANSITION allows
  * that one level. Unlock clears the lowest set bit: val & (val - 1).
+ * rb_recursive_lock_bit() takes the bit of the context @bit, or
+ * TRANSITION's if that is taken, or finds recursion.
  */
-static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
+static __always_inline bool rb_recursive_lock_bit(struct rb_cpu_buffer *cpu_buffer,
+						  unsigned int val, int bit)
 {
-	unsigned int val = cpu_buffer->current_context;
-	unsigned int pc = preempt_count();
-	int bit;
-
-	/* Task context is the common case: one test instead of three. */
-	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))))
-		bit = RB_CTX_NORMAL;
-	else
-		bit = RB_CTX_NORMAL - interrupt_context_level();
-
 	if (unlikely(val & (1U << bit))) {
 		bit = RB_CTX_TRANSITION;
 		if (val & (1U << bit)) {
@@ -555,6 +741,22 @@ static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
 	}
 	cpu_buffer->current_context = val | (1U << bit);
 	return false;
+}
+
+static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
+{
+	unsigned int val = cpu_buffer->current_context;
+	unsigned int pc = preempt_count();
+
+	/*
+	 * Task context is the common case: one test instead of three, and
+	 * a constant bit (the compiler folds 1U << bit into the test and
+	 * the or; with a bit merged from both branches it shifted).
+	 */
+	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))))
+		return rb_recursive_lock_bit(cpu_buffer, val, RB_CTX_NORMAL);
+	return rb_recursive_lock_bit(cpu_buffer, val,
+				     RB_CTX_NORMAL - interrupt_context_level());
 }
 
 static __always_inline void rb_recursive_unlock(struct rb_cpu_buffer *cpu_buffer)
@@ -576,7 +778,8 @@ static __always_inline void rb_recursive_unlock(struct rb_cpu_buffer *cpu_buffer
  * buffer is full in producer/consumer mode. If NULL is returned, nothing
  * was reserved and nothing must be committed.
  */
-struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer, unsigned long length)
+notrace struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer,
+					   unsigned long length)
 {
 	struct rb_cpu_buffer *cpu_buffer;
 	struct rbt_event *event;
@@ -595,14 +798,15 @@ struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer, unsigned long leng
 	cpu_buffer = buffer->buffers[cpu];
 	if (unlikely(atomic_read(&cpu_buffer->record_disabled)))
 		goto out;
-	if (unlikely(!length || length > buffer->max_data_size)) {
+	/* 1 to max_data_size in one compare: 0 wraps to ULONG_MAX. */
+	if (unlikely(length - 1 >= buffer->max_data_size)) {
 		local_inc(&cpu_buffer->too_big);
 		goto out;
 	}
 	if (unlikely(rb_recursive_lock(cpu_buffer)))
 		goto out;
 
-	event = rb_reserve_next_event(cpu_buffer, length);
+	event = rb_reserve_fast(cpu_buffer, length);
 	if (likely(event))
 		return event;
 
@@ -648,12 +852,12 @@ static __always_inline void rb_wakeups(struct rbt_buffer *buffer,
  *
  * Return: 0.
  */
-int rbt_unlock_commit(struct rbt_buffer *buffer)
+notrace int rbt_unlock_commit(struct rbt_buffer *buffer)
 {
 	struct rb_cpu_buffer *cpu_buffer = buffer->buffers[raw_smp_processor_id()];
 
 	local_inc(&cpu_buffer->entries);
-	rb_end_commit_inline(cpu_buffer);
+	rb_end_commit_fast(cpu_buffer);
 	rb_wakeups(buffer, cpu_buffer);
 	rb_recursive_unlock(cpu_buffer);
 	preempt_enable_notrace();

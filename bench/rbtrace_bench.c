@@ -30,7 +30,7 @@ static unsigned int events = 200000;
 module_param(events, uint, 0400);
 MODULE_PARM_DESC(events, "events written per writer per measurement (default 200000)");
 
-static char *impls = "rbtrace,ftrace,limit";
+static char *impls = "rbtrace,ftrace,limit,rbtrace_latch";
 module_param(impls, charp, 0400);
 MODULE_PARM_DESC(impls, "comma-separated implementations to measure");
 
@@ -50,8 +50,13 @@ static unsigned int sizes[] = { 4, 10, 64, 256 };
 
 #define BENCH_BUF_SIZE	(4UL << 20)	/* per CPU: wraps, overwrite mode */
 
-enum bench_impl { IMPL_RBTRACE, IMPL_FTRACE, IMPL_LIMIT };
-static const char * const impl_names[] = { "rbtrace", "ftrace", "limit" };
+/*
+ * rbtrace_latch: rbtrace stamping with its latch clock (a TSC clock the
+ * write path inlines) instead of the default local clock; one writer, no
+ * reader only, beside the others.
+ */
+enum bench_impl { IMPL_RBTRACE, IMPL_FTRACE, IMPL_LIMIT, IMPL_RBTRACE_LATCH };
+static const char * const impl_names[] = { "rbtrace", "ftrace", "limit", "rbtrace_latch" };
 
 /* The limit: records packed one after the other in a per-CPU array. */
 struct limit_cpu {
@@ -67,6 +72,8 @@ struct limit_rec {
 
 static struct limit_cpu __percpu *limit_buf;
 static struct rbt_buffer *rbt;
+static struct rbt_buffer *rbt_latch;
+static const struct rbt_clock *latch_clock;
 static struct trace_buffer *ftb;
 
 struct bench_run {
@@ -118,15 +125,15 @@ static __always_inline void ftrace_write(unsigned int size)
 #endif
 }
 
-static __always_inline void rbtrace_write(unsigned int size)
+static __always_inline void rbtrace_write(struct rbt_buffer *b, unsigned int size)
 {
 	struct rbt_event *event;
 
-	event = rbt_lock_reserve(rbt, size);
+	event = rbt_lock_reserve(b, size);
 	if (!event)
 		return;
 	memcpy(rbt_event_data(event), payload, size);
-	rbt_unlock_commit(rbt);
+	rbt_unlock_commit(b);
 }
 
 static noinline void bench_loop(enum bench_impl impl, unsigned int size)
@@ -136,7 +143,11 @@ static noinline void bench_loop(enum bench_impl impl, unsigned int size)
 	switch (impl) {
 	case IMPL_RBTRACE:
 		for (i = 0; i < events; i++)
-			rbtrace_write(size);
+			rbtrace_write(rbt, size);
+		break;
+	case IMPL_RBTRACE_LATCH:
+		for (i = 0; i < events; i++)
+			rbtrace_write(rbt_latch, size);
 		break;
 	case IMPL_FTRACE:
 		for (i = 0; i < events; i++)
@@ -179,6 +190,7 @@ static u64 bench_consume_all(struct bench_run *run, int cpu)
 			n++;
 		break;
 	case IMPL_LIMIT:
+	case IMPL_RBTRACE_LATCH:
 		break;
 	}
 	run->consumed += n;
@@ -213,6 +225,8 @@ static void bench_reset(void)
 {
 	if (rbt)
 		rbt_reset(rbt);
+	if (rbt_latch)
+		rbt_reset(rbt_latch);
 	if (ftb)
 		ring_buffer_reset(ftb);
 }
@@ -341,6 +355,11 @@ static void bench_free(void)
 	ftb = NULL;
 	rbt_free(rbt);
 	rbt = NULL;
+	rbt_free(rbt_latch);
+	rbt_latch = NULL;
+	if (latch_clock)
+		rbt_clock_put(latch_clock);
+	latch_clock = NULL;
 	limit_free();
 	limit_buf = NULL;
 }
@@ -402,6 +421,17 @@ static int __init bench_init(void)
 		pr_err("rbtrace_bench: cannot allocate the buffers\n");
 		goto out;
 	}
+	if (impl_wanted(IMPL_RBTRACE_LATCH)) {
+		latch_clock = rbt_clock_find("latch");
+		rbt_latch = rbt_alloc(BENCH_BUF_SIZE, RBT_FL_OVERWRITE, 0);
+		if (!latch_clock || !rbt_latch) {
+			ret = -ENOMEM;
+			latch_clock = NULL;
+			goto out;
+		}
+		rbt_clock_get(latch_clock);
+		rbt_set_clock(rbt_latch, latch_clock->read);
+	}
 
 	pr_info("rbtrace_bench: start events=%u cpus=%u\n", events, num_online_cpus());
 	for (reader = false; ; reader = true) {
@@ -416,6 +446,9 @@ static int __init bench_init(void)
 		for (impl = IMPL_RBTRACE; impl <= IMPL_LIMIT; impl++)
 			if (impl_wanted(impl))
 				bench_one(impl, sizes[i], num_online_cpus(), false);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		if (impl_wanted(IMPL_RBTRACE_LATCH))
+			bench_one(IMPL_RBTRACE_LATCH, sizes[i], 1, false);
 	pr_info("rbtrace_bench: done\n");
 	ret = 0;
 out:
