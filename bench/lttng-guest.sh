@@ -15,7 +15,7 @@
 #   lttng-hackbench cpus=SET impl=off|ftrace|rbtrace|lttng run=N seconds=S recorded=N [discarded=N]
 #
 # Environment: HB_ARGS (default "-g 4 -l 100"), HB_RUNS (default 5),
-# HB_CPUS (default "all 1", as in bench.sh).
+# HB_CPUS (default "all 1", as in bench.sh; "all" on one CPU).
 set -euo pipefail
 dir=$1 out=$2
 mods=${LTTNG_MODULES:?LTTNG_MODULES: the module directory of bench/lttng.sh}
@@ -25,6 +25,7 @@ K=/sys/kernel/tracing
 hb_args=${HB_ARGS:--g 4 -l 100}
 hb_runs=${HB_RUNS:-5}
 hb_cpus=${HB_CPUS:-all 1}
+[ "$(nproc)" -gt 1 ] || hb_cpus=${HB_CPUS:-all}
 log=$(dirname "$out")/lttng-sessiond.log
 snap=/tmp/lttng-snap
 
@@ -65,8 +66,8 @@ lttng_load() {
 		failed "cannot bind $mods/lib/modules/$rel on /lib/modules/$rel"
 	lttng-sessiond --background --kmod-probes=sched,irq -vv >"$log" 2>&1 ||
 		failed "lttng-sessiond: $(grep -m1 -E 'Error|ERROR' "$log")"
-	local i
-	for i in $(seq 1 100); do
+	# The daemon answers once its kernel tracer is set up: 20 s at most.
+	for _ in $(seq 1 100); do
 		lttng list --kernel >/tmp/lttng-list 2>&1 && break
 		sleep 0.2
 	done
@@ -77,8 +78,9 @@ lttng_load() {
 lttng_unload() {
 	local m
 	lttng destroy --all >/dev/null 2>&1 || true
-	if pid=$(pidof lttng-sessiond); then
-		kill $pid
+	local pid
+	if pid=$(pidof -s lttng-sessiond); then
+		kill "$pid"
 		for _ in $(seq 1 100); do pidof lttng-sessiond >/dev/null || break; sleep 0.2; done
 	fi
 	umount "/lib/modules/$rel" 2>/dev/null || true

@@ -35,7 +35,7 @@ def main():
         raw = [f"lttng-status failed reason=the boot left no results ({e.strerror}: {sys.argv[1]})"]
     lines = [fields(l) for l in raw]
     print("### LTTng as a third column: hackbench on Debian's stock 6.1 kernel "
-          "(QEMU -icount, 2 vCPUs, one boot)\n")
+          "(QEMU -icount, one vCPU, one boot)\n")
     status = next((l for l in raw if l.startswith("lttng-status ")), None)
     if status is None or status.split()[1] != "ok":
         reason = status.split("reason=", 1)[-1] if status else "the guest wrote no status line"
@@ -56,7 +56,7 @@ def main():
           f"LTTng's names: {', '.join('`' + e + '`' for e in setup['lttng'].split(','))}.\n")
     runs = [l for l in lines if l["tag"] == "lttng-hackbench"]
     for cpus in dict.fromkeys(l["cpus"] for l in runs):
-        title = "both CPUs" if cpus == "all" else f"pinned to CPU {cpus}"
+        title = "all CPUs" if cpus == "all" else f"pinned to CPU {cpus}"
         print(f"**{title}**\n")
         print("| tracing | runs s | median s | overhead | events recorded (median) "
               "| ns per event recorded | overhead / ftrace's | per event / ftrace's |")

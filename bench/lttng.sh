@@ -25,7 +25,8 @@
 #
 # Usage:
 #   lttng.sh modules [RELEASE]   build (or find) the modules, print their dir
-#   lttng.sh run RESULTS [SRC]   boot the stock 6.1 kernel under -icount with
+#   lttng.sh run RESULTS [SRC]   boot the stock 6.1 kernel under -icount (one
+#                                vCPU: see cmd_run) with
 #                                rbtrace (built from SRC, default this tree)
 #                                and LTTng, bench/bench.sh's "lttng" part;
 #                                lines in RESULTS/bench.txt
@@ -118,7 +119,7 @@ cmd_modules() {
 # run RESULTS [SRC]: the stock 6.1 boot. Whatever keeps LTTng from
 # running lands in RESULTS/bench.txt as its reason.
 cmd_run() {
-	local res=$1 src=${2:-$RBT_TOP} rel kdir bdir mods
+	local res=$1 src=${2:-$RBT_TOP} rel kdir bdir mods v envs=()
 	mkdir -p "$res"
 	rel=$("$RBT_TOP/scripts/mkinitramfs-stock.sh" --release 6.1)
 	kdir=/usr/src/linux-headers-$rel
@@ -128,8 +129,15 @@ cmd_run() {
 		return 1
 	fi
 	RBT_TOP=$src rbt_private_build "$kdir" "$bdir"
-	"$RBT_TOP/scripts/qemu-run.sh" --stock 6.1 --icount --smp 2 --timeout 3000 --results "$res" \
-		--env LTTNG_MODULES="$mods" "$RBT_TOP/bench/bench.sh" "$bdir" 0 "$res/bench.txt" lttng
+	# bench.sh's hackbench settings, when given, hold here too.
+	for v in HB_ARGS HB_RUNS HB_CPUS; do
+		[ -z "${!v:-}" ] || envs+=(--env "$v=${!v}")
+	done
+	# One vCPU: under -icount, Debian's 6.1 kernel hangs bringing up a
+	# second one ("x86: Booting SMP configuration:" is its last line, with
+	# nox2apic too; the test kernel boots with two).
+	"$RBT_TOP/scripts/qemu-run.sh" --stock 6.1 --icount --smp 1 --timeout 3000 --results "$res" \
+		--env LTTNG_MODULES="$mods" "${envs[@]}" "$RBT_TOP/bench/bench.sh" "$bdir" 0 "$res/bench.txt" lttng
 }
 
 cmd_report() {
