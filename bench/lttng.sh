@@ -1,16 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lttng.sh [RELEASE]: print the directory of Debian's LTTng kernel modules
-# built for the stock kernel RELEASE (default: the stock 6.1 one), for
-# bench/lttng-guest.sh to insmod. Host side of LTTng's column in the
-# benchmark (issue 15 item 4).
+# lttng.sh: the host side of LTTng's column in the benchmark (issue 15
+# item 4): Debian's LTTng kernel modules built for the stock 6.1 kernel,
+# the boot that runs bench/lttng-guest.sh, its Markdown section.
 #
 # Debian 12 pairs lttng-modules-dkms 2.13.9 with its 6.1 kernel, but DKMS
 # cannot build it for 6.1.0-57: one probe, lttng-probe-timer, fails
-# (trace_hrtimer_start took a mode argument in a 6.1 stable update and
-# the probe's prototype did not follow); the ring buffer, the tracer and
-# every other probe compile. So the source Debian installs in /usr/src is
+# ("include/lttng/tracepoint-event-impl.h:133:6: error: conflicting types
+# for 'trace_hrtimer_start'; have 'void(struct hrtimer *, enum
+# hrtimer_mode)'": the 6.1 stable kernel's hrtimer_start tracepoint took
+# a third argument, was_armed, and the probe's prototype did not follow);
+# the ring buffer, the tracer and every other probe compile. So the source Debian installs in /usr/src is
 # copied to the cache with that one object dropped from its probe list
 # (a Kbuild line: no LTTng code is changed or kept here), and built with
 # the kernel's own Kbuild. The timer events are lost; the sched and irq
