@@ -9,7 +9,8 @@
 # four interleaved, each recording the sched and irq events all three
 # have, in a buffer of 4 MiB per CPU that overwrites and that nobody reads
 # while hackbench runs (LTTng: a snapshot session, whose consumer daemon
-# reads only on "lttng snapshot record", after the run). Lines to OUT:
+# reads only on "lttng snapshot record", after the run; 32 MiB, see
+# lttng_on). Lines to OUT:
 #   lttng-status ok|failed reason=...
 #   lttng-setup args=... runs=... events=ftrace:names lttng=names
 #   lttng-hackbench cpus=SET impl=off|ftrace|rbtrace|lttng run=N seconds=S recorded=N [discarded=N]
@@ -128,11 +129,13 @@ recorded() {
 }
 
 # A snapshot session: its channel overwrites, like the other two
-# buffers, 4 x 1 MiB sub-buffers per CPU.
+# buffers, but holds the whole run (8 x 4 MiB sub-buffers per CPU, for
+# the 250,000 events of a run on one CPU), since only what is left in it
+# can be counted: ftrace and rbtrace count what they overwrote.
 lttng_on() {
 	rm -rf "$snap"
 	lttng create hb --snapshot --output="$snap" >/dev/null
-	lttng enable-channel --kernel --overwrite --subbuf-size=1M --num-subbuf=4 hb >/dev/null
+	lttng enable-channel --kernel --overwrite --subbuf-size=4M --num-subbuf=8 hb >/dev/null
 	lttng enable-event --kernel --channel=hb "$lttng_same" >/dev/null
 	lttng start >/dev/null
 }
@@ -144,7 +147,7 @@ lttng_off() {
 	lttng snapshot record >/dev/null
 	lttng destroy hb >/dev/null
 	c=$(babeltrace2 "$snap" -c sink.utils.counter 2>&1 | awk '
-		/Event messages/ { e = $1 } /Discarded event messages/ { d = $1 }
+		/Event messages/ { e = $1 } /Discarded (event|packet) messages/ { d += $1 }
 		END { print e + 0, d + 0 }')
 	echo "recorded=${c% *} discarded_msgs=${c#* }"
 }

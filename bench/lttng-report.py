@@ -45,9 +45,10 @@ def main():
     args = setup.split("args=", 1)[1].split(" runs=", 1)[0]
     setup = fields(setup)
     print(f"`hackbench {args}`, {setup['runs']} runs of each set-up interleaved; "
-          "every buffer 4 MiB per CPU, overwriting, unread during the run (LTTng: "
-          "a snapshot session, 4 x 1 MiB sub-buffers per CPU, the snapshot taken "
-          "after the run). Events recorded: ftrace's and rbtrace's entries + "
+          "every buffer overwriting and unread during the run: ftrace's and "
+          "rbtrace's 4 MiB per CPU, LTTng's a snapshot session of 8 x 4 MiB "
+          "sub-buffers per CPU, large enough for the whole run since only what "
+          "is left in it can be counted, the snapshot taken after the run. Events recorded: ftrace's and rbtrace's entries + "
           "overrun over the CPUs; LTTng's, the events babeltrace2's counter sink "
           "finds in the snapshot. Cost per event: (median - median off) / median "
           "recorded, in guest ns = instructions (-icount shift=0; the consumer "
@@ -86,8 +87,8 @@ def main():
         print()
     disc = [l for l in runs if l["impl"] == "lttng" and l.get("discarded_msgs", "0") != "0"]
     if disc:
-        print(f"LTTng's snapshots had discarded-event messages in {len(disc)} runs: "
-              "its counts there are a lower bound.\n")
+        print(f"LTTng's snapshots had discarded-event or discarded-packet messages in "
+              f"{len(disc)} runs: its counts there are a lower bound.\n")
 
 
 main()
