@@ -13,7 +13,7 @@
 # lttng_on). Lines to OUT:
 #   lttng-status ok|failed reason=...
 #   lttng-setup args=... runs=... events=ftrace:names lttng=names
-#   lttng-hackbench cpus=SET impl=off|ftrace|rbtrace|lttng run=N seconds=S recorded=N [discarded=N]
+#   lttng-hackbench cpus=SET impl=off|ftrace|rbtrace|lttng run=N seconds=S recorded=N [discarded_msgs=N]
 #
 # Environment: HB_ARGS (default "-g 4 -l 100"), HB_RUNS (default 5),
 # HB_CPUS (default "all 1", as in bench.sh; "all" on one CPU).
