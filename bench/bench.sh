@@ -5,7 +5,8 @@
 # PARTS (comma-separated, default all): write (the write-cost module),
 # read (splice of trace_pipe_raw and trace_pipe text, rbtrace's against
 # ftrace's tracefs), hackbench (tracing overhead), mem (bytes beyond the
-# data pages). Every figure of rbtrace has ftrace's beside it from this
+# data pages); lttng (not in the default: hackbench against LTTng too, on
+# the stock 6.1 kernel, see bench/lttng-guest.sh). Every figure of rbtrace has ftrace's beside it from this
 # boot. One line per measurement goes to OUT; scripts/bench-report.py
 # turns them into tables.
 #
@@ -181,6 +182,9 @@ if want mem; then
 			echo "mem impl=$impl what=hold rep=$rep cpus=$ncpu buffers=256 kb_per_cpu=8 slab_bytes=$((s1 - s0)) memfree_kb=$((m0 - m1)) percpu_kb=$((p1 - p0))" >>"$out"
 		done
 	done
+fi
+if want lttng; then
+	"$(dirname "$0")/lttng-guest.sh" "$dir" "$out"
 fi
 lsmod | grep -q '^rbtrace ' && rmmod rbtrace
 [ -s "$out" ]

@@ -4,7 +4,8 @@
 # bench.sh [--events N] [--worktree]: rbtrace against ftrace in the same
 # boot: write cost (and against the limit, a per-CPU array), read
 # throughput (splice of trace_pipe_raw, trace_pipe text), tracing overhead
-# (hackbench), memory beyond the data pages; LTTng's status.
+# (hackbench), memory beyond the data pages; and on the stock 6.1 kernel
+# hackbench against LTTng too (bench/lttng.sh).
 #
 # Two boots of the test kernel: one under -icount shift=0 (guest time =
 # instructions executed: the figures repeat across boots) with 2 vCPUs,
@@ -59,6 +60,9 @@ load0=$(uptime | sed 's/.*load average: //')
 	"$RBT_TOP/bench/bench.sh" "$bdir" "$events" "$runs/wall/bench.txt" write,read >&2 ||
 	rbt_die "bench: the wall-clock boot failed (see $runs/wall)"
 load1=$(uptime | sed 's/.*load average: //')
+# LTTng's column: a third boot, Debian's stock 6.1 kernel (bench/lttng.sh).
+"$RBT_TOP/bench/lttng.sh" run "$runs/lttng" "${src:-$RBT_TOP}" >&2 ||
+	rbt_log "bench: LTTng's boot failed (see $runs/lttng); the results say why"
 
 kver=$(basename "$kdir")
 name=$(date +%Y-%m-%d)-${kver}
@@ -67,6 +71,7 @@ python3 "$RBT_TOP/scripts/bench-report.py" --kernel "$kver" --events "$events" \
 	--icount "$runs/icount/bench.txt" --wall "$runs/wall/bench.txt" \
 	--md "$out.md" --dat "$runs/write-cost.dat" \
 	--host-load "load average (1, 5, 15 min) $load0 before, $load1 after, on $(nproc) host CPUs"
+"$RBT_TOP/bench/lttng.sh" report "$runs/lttng/bench.txt" >>"$out.md"
 gnuplot -e "datafile='$runs/write-cost.dat'; outfile='$out.png'" "$RBT_TOP/bench/write-cost.gp"
 cp "$out.md" "$RBT_TOP/bench/results/latest.md"
 rbt_log "results: $out.md and $out.png"
