@@ -44,18 +44,6 @@
 #include "kevents.h"
 #include "trace.h"
 
-/*
- * Exported (kernel/rcu/update.c) but declared only in kernel/rcu/rcu.h;
- * Tree RCU (every SMP kernel) has them, Tiny RCU has no expediting.
- */
-#ifdef CONFIG_TREE_RCU
-void rcu_expedite_gp(void);
-void rcu_unexpedite_gp(void);
-#else
-static inline void rcu_expedite_gp(void) { }
-static inline void rcu_unexpedite_gp(void) { }
-#endif
-
 static LIST_HEAD(rbtr_kevents);
 static LIST_HEAD(rbtr_kev_enabled);
 static DEFINE_MUTEX(rbtr_kev_mutex);

@@ -49,6 +49,18 @@ struct rbtr_kevent {
 	bool			registered;
 };
 
+/*
+ * Exported (kernel/rcu/update.c) but declared only in kernel/rcu/rcu.h;
+ * Tree RCU (every SMP kernel) has them, Tiny RCU has no expediting.
+ */
+#ifdef CONFIG_TREE_RCU
+void rcu_expedite_gp(void);
+void rcu_unexpedite_gp(void);
+#else
+static inline void rcu_expedite_gp(void) { }
+static inline void rcu_unexpedite_gp(void) { }
+#endif
+
 /* kevents_fmt.c: the kernel's tracefs, read from inside */
 struct vfsmount *rbtr_kfs_mount(void);
 void rbtr_kfs_umount(struct vfsmount *mnt);

@@ -194,8 +194,8 @@ static int rbtr_kev_fields(struct rbtr_kevent *kev, const char *text, size_t *st
 	unsigned int n = 0;
 
 	for (line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-		if (!rbtr_kev_scan(line, &l) || str_has_prefix(l.decl, "unsigned short common_") ||
-		    strnstr(l.decl, " common_", l.decl_len))
+		/* The common fields: struct rbtr_entry. */
+		if (!rbtr_kev_scan(line, &l) || strnstr(l.decl, " common_", l.decl_len))
 			continue;
 		n++;
 		if (!f) {
@@ -277,8 +277,11 @@ struct rbtr_kevent *rbtr_kev_parse(const char *system, const char *name, const c
 	if (!kev)
 		return ERR_PTR(-ENOMEM);
 	sn = (char *)(kev + 1);
-	kev->type.system = strcpy(sn, system);
-	kev->type.name = strcpy(sn + strlen(system) + 1, name);
+	memcpy(sn, system, strlen(system) + 1);
+	kev->type.system = sn;
+	sn += strlen(system) + 1;
+	memcpy(sn, name, strlen(name) + 1);
+	kev->type.name = sn;
 	kev->type.id = id;
 	kev->type.print = rbtr_kev_print;
 	INIT_LIST_HEAD(&kev->on);
@@ -372,7 +375,7 @@ static void rbtr_kev_print_int(struct seq_buf *s, const void *p, unsigned int si
 		seq_buf_printf(s, "0x%llx (%lld)", v.d, (long long)v.d);
 		break;
 	default:
-		seq_buf_puts(s, "<INVALID-SIZE>");
+		seq_buf_printf(s, "<INVALID-SIZE>");
 	}
 }
 
@@ -393,13 +396,13 @@ static void rbtr_kev_print_array(struct seq_buf *s, const struct rbtr_field *f, 
 		elem = 1;
 		n = f->size;
 	}
-	seq_buf_putc(s, '[');
+	seq_buf_printf(s, "[");
 	for (i = 0; i < n; i++) {
 		v = 0;
 		memcpy(&v, p + i * elem, elem);
 		seq_buf_printf(s, "%s0x%llx", i ? "," : "", v);
 	}
-	seq_buf_putc(s, ']');
+	seq_buf_printf(s, "]");
 }
 
 /* A __data_loc/__rel_loc field: its data as a string or hex bytes. */
@@ -415,7 +418,7 @@ static void rbtr_kev_print_loc(struct seq_buf *s, const struct rbtr_field *f,
 	if (f->kind == RBTR_FIELD_K_RELSTR || f->kind == RBTR_FIELD_K_RELARR)
 		off += f->offset + sizeof(loc);
 	if (off + n > len) {
-		seq_buf_puts(s, "<OVERFLOW>");
+		seq_buf_printf(s, "<OVERFLOW>");
 		return;
 	}
 	if (f->kind == RBTR_FIELD_K_DYNSTR || f->kind == RBTR_FIELD_K_RELSTR) {
@@ -428,7 +431,8 @@ static void rbtr_kev_print_loc(struct seq_buf *s, const struct rbtr_field *f,
 
 /*
  * strncpy_from_kernel_nofault() is not exported: the string a byte at a
- * time, a fault anywhere ending it as "(0x...)" as ftrace prints it.
+ * time, a fault anywhere ending it as "(0x...)" as ftrace prints it. The
+ * raw address, as ftrace's (0x%px) shows it: the trace files are root's.
  */
 static void rbtr_kev_print_ptrstr(struct seq_buf *s, const void *p)
 {
@@ -439,14 +443,14 @@ static void rbtr_kev_print_ptrstr(struct seq_buf *s, const void *p)
 	memcpy(&ptr, p, sizeof(ptr));
 	for (i = 0; i < sizeof(str) - 1; i++) {
 		if (copy_from_kernel_nofault(&str[i], ptr + i, 1)) {
-			seq_buf_printf(s, "(0x%px)", ptr);
+			seq_buf_printf(s, "(0x%lx)", (unsigned long)ptr);
 			return;
 		}
 		if (!str[i])
 			break;
 	}
 	str[i] = '\0';
-	seq_buf_printf(s, "(0x%px:%s)", ptr, str);
+	seq_buf_printf(s, "(0x%lx:%s)", (unsigned long)ptr, str);
 }
 
 static void rbtr_kev_print_field(struct seq_buf *s, const struct rbtr_field *f,
@@ -494,9 +498,9 @@ static void rbtr_kev_print(struct seq_buf *s, const struct rbtr_event_type *type
 		f = &type->fields[i];
 		seq_buf_printf(s, " %.*s=", (int)strcspn(f->name, "["), f->name);
 		if (f->offset + f->size > len)
-			seq_buf_puts(s, "<OVERFLOW>");
+			seq_buf_printf(s, "<OVERFLOW>");
 		else
 			rbtr_kev_print_field(s, f, rec, len);
 	}
-	seq_buf_putc(s, '\n');
+	seq_buf_printf(s, "\n");
 }
