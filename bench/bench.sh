@@ -3,6 +3,7 @@
 # Guest side of scripts/bench.sh. Usage: bench.sh BUILD_DIR EVENTS OUT [PARTS]
 #
 # PARTS (comma-separated, default all): write (the write-cost module),
+# events (cost of one tracepoint event: bench/events.sh),
 # read (splice of trace_pipe_raw and trace_pipe text, rbtrace's against
 # ftrace's tracefs), hackbench (tracing overhead), mem (bytes beyond the
 # data pages); lttng (not in the default: hackbench against LTTng too, on
@@ -16,7 +17,7 @@
 # each: "all" or a taskset list; default "all 1": on one CPU the runs
 # repeat closely under -icount, on all they vary by 10%).
 set -euo pipefail
-dir=$1 events=$2 out=$3 parts=${4:-write,read,hackbench,mem}
+dir=$1 events=$2 out=$3 parts=${4:-write,events,read,hackbench,mem}
 rb=/sys/kernel/debug/rbtrace
 K=/sys/kernel/tracing
 tool=$dir/bench/rbt_readbench
@@ -54,10 +55,15 @@ quiet() {
 	done
 }
 
-if want read || want hackbench || want mem; then
+if want read || want hackbench || want mem || want events; then
 	insmod "$dir/rbtrace.ko" mode=overwrite
 	echo nop >"$K/current_tracer"
 	echo 1 >"$K/options/overwrite"
+fi
+
+if want events; then
+	# shellcheck source=bench/events.sh
+	. "$(dirname "$0")/events.sh"
 fi
 
 if want read; then

@@ -256,6 +256,28 @@ def writer_counts(res):
     return sorted({k[2] for k in res})
 
 
+def events_table(path):
+    """bench/events.sh: instructions one tracepoint event costs (-icount)."""
+    rows = kv_lines(path, 'evbench')
+    if not rows:
+        return []
+    def med(impl):
+        return median([float(r['ns_per_call']) for r in rows if r['impl'] == impl])
+    off = med('off')
+    out = ['### Cost of one tracepoint event', '',
+           'getppid() in a loop on CPU 1 (bench/rbt_evbench), each call firing raw_syscalls:sys_enter '
+           '(native in rbtrace) and syscalls:sys_enter_getppid (generic in rbtrace: a perf counter per '
+           'CPU); guest instructions per call minus the loop without tracing, median of 3 '
+           '(the syscall tracepoint slow path is in every figure).', '',
+           '| event | ftrace | rbtrace | rbtrace / ftrace |', '|---|---|---|---|']
+    for ev, rb in (('raw_syscalls:sys_enter', 'rbtrace-native'),
+                   ('syscalls:sys_enter_getppid', 'rbtrace-generic')):
+        f = median([float(r['ns_per_call']) for r in rows if r['impl'] == 'ftrace' and r['event'] == ev]) - off
+        r = med(rb) - off
+        out.append(f'| {ev} ({rb[8:]}) | {f:.0f} | {r:.0f} | {ratio(r, f)} |')
+    return out + ['']
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--kernel', required=True)
@@ -294,6 +316,7 @@ def main():
             out += table(wall, w, 0, f'{w} writers, one per CPU (wall clock, elapsed per event written by all)')
     out += read_tables(a.wall, 'wall clock under multi-threaded TCG, 4 vCPUs: noisy')
     out += hackbench_table(a.wall, 'wall clock under multi-threaded TCG, 4 vCPUs: noisy')
+    out += events_table(a.icount)
     out += mem_table(a.icount)
     out += LTTNG
     open(a.md, 'w').write('\n'.join(out))

@@ -47,6 +47,8 @@ else
 fi
 gcc -O2 -Wall -Wextra -Werror -o "$bdir/bench/rbt_readbench" "$RBT_TOP/bench/rbt_readbench.c" ||
 	rbt_die "bench: cannot build bench/rbt_readbench.c"
+gcc -O2 -Wall -Wextra -Werror -o "$bdir/bench/rbt_evbench" "$RBT_TOP/bench/rbt_evbench.c" ||
+	rbt_die "bench: cannot build bench/rbt_evbench.c"
 
 runs=$RBT_CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$runs"

@@ -20,6 +20,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/moduleparam.h>
+#include <linux/xarray.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
 #include "trace.h"
@@ -29,8 +30,9 @@
 
 static DEFINE_MUTEX(rbtr_events_mutex);
 static LIST_HEAD(rbtr_event_list);
-static const struct rbtr_event_type *rbtr_event_ids[RBTR_EVENT_MAX_ID];
-static unsigned short rbtr_next_id = RBTR_EVENT_FIRST_DYN_ID;
+/* id -> type; loads are RCU-safe (xa_load()), stores under the mutex. */
+static DEFINE_XARRAY(rbtr_event_ids);
+static unsigned int rbtr_next_id = RBTR_EVENT_DYN_TOP;
 
 /*
  * tracing_cpumask, stored inverted: a static mask starts out empty, so
@@ -86,16 +88,32 @@ static inline bool rbtr_test_reg_fails(const struct rbtr_event_type *type)
 }
 #endif
 
+/*
+ * Event ids. rbtrace's ids are one namespace with the kernel's, so that a
+ * record's common_type means the same event in rbtrace's buffer, in
+ * ftrace's and to tools that read both:
+ *
+ *  - a type registered with an id keeps it: ftrace's fixed ids for the
+ *    ftrace system (below RBTR_EVENT_FIRST_DYN_ID), and the kernel's own
+ *    id (from its format file) for every event the kernel has;
+ *  - a type registered with id 0 is rbtrace's alone: it is given the
+ *    highest free id, counting down from RBTR_EVENT_DYN_TOP (65535) to
+ *    RBTR_EVENT_DYN_BOTTOM. The kernel gives its dynamic ids counting up
+ *    from its last fixed type (trace_output.c, alloc_trace_event_type())
+ *    and reuses freed ones: it would need some 49,000 events loaded to
+ *    reach the range. Should a kernel id fall there anyway, registering
+ *    it fails with -EEXIST: an id never names two events.
+ */
 static int rbtr_event_assign_id(struct rbtr_event_type *type)
 {
 	if (type->id)
-		return type->id < RBTR_EVENT_MAX_ID && !rbtr_event_ids[type->id] ?
-			0 : -EEXIST;
-	while (rbtr_next_id < RBTR_EVENT_MAX_ID && rbtr_event_ids[rbtr_next_id])
-		rbtr_next_id++;
-	if (rbtr_next_id >= RBTR_EVENT_MAX_ID)
+		return xa_load(&rbtr_event_ids, type->id) ? -EEXIST : 0;
+	while (rbtr_next_id >= RBTR_EVENT_DYN_BOTTOM &&
+	       xa_load(&rbtr_event_ids, rbtr_next_id))
+		rbtr_next_id--;
+	if (rbtr_next_id < RBTR_EVENT_DYN_BOTTOM)
 		return -ENOSPC;
-	type->id = rbtr_next_id++;
+	type->id = rbtr_next_id--;
 	return 0;
 }
 
@@ -121,13 +139,23 @@ int rbtr_event_register(struct rbtr_event_type *type)
 	ret = rbtr_event_assign_id(type);
 	if (ret)
 		goto out;
-	type->enabled = false;
-	ret = rbtr_events_fs_add(type);
+	/* The slot first: storing may allocate, and fail. Not yet visible. */
+	ret = xa_insert(&rbtr_event_ids, type->id, XA_ZERO_ENTRY, GFP_KERNEL);
 	if (ret)
 		goto out;
+	type->enabled = false;
+	ret = rbtr_events_fs_add(type);
+	if (ret) {
+		xa_release(&rbtr_event_ids, type->id);
+		goto out;
+	}
 	list_add_tail(&type->list, &rbtr_event_list);
-	/* Publish the complete type: pairs with READ_ONCE in rbtr_event_find(). */
-	smp_store_release(&rbtr_event_ids[type->id], type);
+	/*
+	 * Publish the complete type: xa_store() is a release
+	 * (rcu_assign_pointer()), paired with xa_load() in rbtr_event_find().
+	 * The slot exists: no allocation, no failure.
+	 */
+	xa_store(&rbtr_event_ids, type->id, type, GFP_KERNEL);
 out:
 	mutex_unlock(&rbtr_events_mutex);
 	return ret;
@@ -145,7 +173,7 @@ void rbtr_event_unregister(struct rbtr_event_type *type)
 	if (type->enabled && type->unreg)
 		type->unreg(type);
 	type->enabled = false;
-	WRITE_ONCE(rbtr_event_ids[type->id], NULL);
+	xa_erase(&rbtr_event_ids, type->id);
 	list_del(&type->list);
 	mutex_unlock(&rbtr_events_mutex);
 	/*
@@ -193,10 +221,10 @@ void rbtr_events_add_existing(void)
  */
 const struct rbtr_event_type *rbtr_event_find(unsigned int id)
 {
-	if (id >= RBTR_EVENT_MAX_ID)
+	if (!id || id >= RBTR_EVENT_MAX_ID)
 		return NULL;
-	/* Pairs with the release in rbtr_event_register(). */
-	return smp_load_acquire(&rbtr_event_ids[id]);
+	/* Pairs with xa_store() in rbtr_event_register(). */
+	return xa_load(&rbtr_event_ids, id);
 }
 
 static int rbtr_event_set_locked(struct rbtr_event_type *type, bool on)
@@ -347,19 +375,19 @@ int rbtr_event_set_match(const struct rbtr_event_match *m, bool on, bool dry_run
  */
 int rbtr_event_set_list(char *buf, bool *truncate, bool *written)
 {
-	DECLARE_BITMAP(enabled_now, RBTR_EVENT_MAX_ID);
 	struct rbtr_event_match match;
 	struct rbtr_event_type *t;
 	bool on, any;
 	char *word;
 	int ret = 0;
 
-	bitmap_zero(enabled_now, RBTR_EVENT_MAX_ID);
 	mutex_lock(&rbtr_events_mutex);
 	*written = true;
 	/* toggled: the type is to change state. */
-	list_for_each_entry(t, &rbtr_event_list, list)
+	list_for_each_entry(t, &rbtr_event_list, list) {
 		t->toggled = *truncate && t->reg && t->enabled;
+		t->enabled_now = false;
+	}
 	while ((word = strsep(&buf, " \t\n")) != NULL) {
 		if (!*word)
 			continue;
@@ -389,7 +417,7 @@ int rbtr_event_set_list(char *buf, bool *truncate, bool *written)
 		ret = rbtr_event_set_locked(t, true);
 		if (ret)
 			goto undo;
-		__set_bit(t->id, enabled_now);
+		t->enabled_now = true;
 		t->toggled = false;
 	}
 	list_for_each_entry(t, &rbtr_event_list, list)
@@ -399,7 +427,7 @@ int rbtr_event_set_list(char *buf, bool *truncate, bool *written)
 	goto out;
 undo:
 	list_for_each_entry(t, &rbtr_event_list, list)
-		if (test_bit(t->id, enabled_now))
+		if (t->enabled_now)
 			rbtr_event_set_locked(t, false);
 out:
 	mutex_unlock(&rbtr_events_mutex);
@@ -481,6 +509,10 @@ void rbtr_events_show_format(struct seq_file *m, const struct rbtr_event_type *t
 {
 	unsigned int i;
 
+	if (type->format) {
+		seq_puts(m, type->format);
+		return;
+	}
 	seq_printf(m, "name: %s\nID: %d\nformat:\n", type->name, type->id);
 	for (i = 0; i < ARRAY_SIZE(rbtr_common_fields); i++)
 		rbtr_show_field(m, &rbtr_common_fields[i]);

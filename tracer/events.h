@@ -43,14 +43,23 @@ struct rbtr_entry {
 #define RBTR_FLAG_BH_OFF		0x80
 
 /*
- * Ids of the ftrace system's events are ftrace's own (enum trace_type),
- * so that a record reads the same to tools that know them. Other types
- * get ids from RBTR_EVENT_FIRST_DYN_ID up.
+ * Event ids: one namespace with the running kernel's (events.c owns the
+ * allocator, see "Event ids" there).
+ *  - the ftrace system's events keep ftrace's fixed ids (enum trace_type,
+ *    all below RBTR_EVENT_FIRST_DYN_ID), as the kernel's own do;
+ *  - an event the kernel has (the 16 native ones, every generic one) is
+ *    registered with the kernel's id, read from its tracefs format file;
+ *  - a type registered with id 0 is rbtrace's own: it gets an id counting
+ *    down from RBTR_EVENT_DYN_TOP, where the kernel, which counts up from
+ *    its last fixed type, never reaches in practice; a kernel id met
+ *    there later is refused (-EEXIST), never shared.
  */
 #define RBTR_EVENT_PRINT_ID	5
 #define RBTR_EVENT_RAW_DATA_ID	18
 #define RBTR_EVENT_FIRST_DYN_ID	32
-#define RBTR_EVENT_MAX_ID		1024
+#define RBTR_EVENT_DYN_TOP	65535
+#define RBTR_EVENT_DYN_BOTTOM	49152
+#define RBTR_EVENT_MAX_ID	65536
 
 /* How the generic text printer shows a field. */
 enum rbtr_field_kind {
@@ -59,6 +68,15 @@ enum rbtr_field_kind {
 	RBTR_FIELD_CHARS,		/* fixed char array holding a string */
 	RBTR_FIELD_STRLOC,	/* __data_loc char[]: (len << 16) | offset */
 	RBTR_FIELD_BYTES,		/* anything else: hex bytes */
+	/* The kinds of the kernel's events (kevents_fmt.c), as ftrace's filter types. */
+	RBTR_FIELD_K_INT,		/* integer: "0x%x (%d)", a char "'c'(99)" */
+	RBTR_FIELD_K_STR,		/* char array holding a string */
+	RBTR_FIELD_K_DYNSTR,	/* __data_loc char[] */
+	RBTR_FIELD_K_RELSTR,	/* __rel_loc char[]: offset from the field's end */
+	RBTR_FIELD_K_DYNARR,	/* __data_loc other[]: hex bytes */
+	RBTR_FIELD_K_RELARR,	/* __rel_loc other[] */
+	RBTR_FIELD_K_PTRSTR,	/* const char *: the pointer and its string */
+	RBTR_FIELD_K_ARRAY,	/* fixed array of integers: [a,b,...] */
 };
 
 /**
@@ -120,8 +138,11 @@ typedef void (*rbtr_print_fn)(struct seq_buf *s, const struct rbtr_event_type *t
  * @reg: called to enable the event (register its probe); NULL: the event
  *       is always on and has no enable file (as ftrace's own events)
  * @unreg: called to disable it
+ * @format: the whole text of its format file, verbatim (the kernel's
+ *          events); NULL: made from @id, @fields and @print_fmt
  * @enabled: (private) on or off, under the registry mutex
  * @toggled: (private) switched by the current rbtr_event_set_match()
+ * @enabled_now: (private) enabled by the current rbtr_event_set_list()
  * @list: (private) registry list
  * @dir: (private) its debugfs directory
  */
@@ -135,8 +156,10 @@ struct rbtr_event_type {
 	rbtr_print_fn		print;
 	int			(*reg)(struct rbtr_event_type *type);
 	void			(*unreg)(struct rbtr_event_type *type);
+	const char		*format;
 	bool			enabled;
 	bool			toggled;
+	bool			enabled_now;
 	struct list_head	list;
 	struct dentry		*dir;
 };

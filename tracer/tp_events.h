@@ -174,6 +174,18 @@ RBTR_TP_EVENT(softirq_entry, softirq, irq, RBTR_PAIR_SOFTIRQ, false,
 RBTR_TP_EVENT(softirq_exit, softirq, irq, RBTR_PAIR_SOFTIRQ, true,
 	      TP_PROTO(unsigned int vec_nr))
 
+/*
+ * irq_vectors (x86): irq_work_exit only, which the generic route cannot
+ * record: the kernel refuses perf sampling on it (TRACE_EVENT_PERF_PERM(),
+ * a sample may raise an irq_work); its class is the kernel's irq_vector.
+ */
+RBTR_TP_CLASS(irq_vector,
+	      TP_STRUCT__entry(__field(int, vector)),
+	      TP_printk("vector=%d", __entry->vector))
+
+RBTR_TP_EVENT(irq_work_exit, irq_vector, irq_vectors, RBTR_NO_PAIR, false,
+	      TP_PROTO(int vector))
+
 /* ---- timer ----------------------------------------------------------------- */
 
 RBTR_TP_CLASS(hrtimer_expire_entry,

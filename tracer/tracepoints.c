@@ -9,6 +9,7 @@
  *	sched		sched_switch sched_wakeup sched_waking sched_process_fork
  *			sched_process_exec sched_process_exit
  *	irq		irq_handler_entry irq_handler_exit softirq_entry softirq_exit
+ *	irq_vectors	irq_work_exit (perf may not sample it: no generic event)
  *	timer		hrtimer_expire_entry hrtimer_expire_exit
  *	workqueue	workqueue_execute_start workqueue_execute_end
  *	raw_syscalls	sys_enter sys_exit
@@ -42,6 +43,7 @@
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <asm/syscall.h>
+#include <asm/trace/irq_vectors.h>
 /* The tracepoints' declarations, for their prototypes only (see below). */
 #include <trace/events/irq.h>
 #include <trace/events/sched.h>
@@ -53,6 +55,7 @@
 #include "trace.h"
 #include "tracepoints.h"
 #include "tp_format.h"
+#include "kevents.h"
 
 /* ---- the event table --------------------------------------------------- */
 
@@ -500,6 +503,19 @@ static void notrace rbtr_probe_softirq_exit(void *data, unsigned int vec)
 	rbtr_tp_commit();
 }
 
+/* ---- probes: irq_vectors ----------------------------------------------------- */
+
+static void notrace rbtr_probe_irq_work_exit(void *data, int vector)
+{
+	struct rbtr_rec_irq_vector *r;
+
+	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_irq_work_exit].type, sizeof(*r));
+	if (!r)
+		return;
+	r->vector = vector;
+	rbtr_tp_commit();
+}
+
 /* ---- probes: timer --------------------------------------------------------- */
 
 static void notrace rbtr_probe_hrtimer_expire_entry(void *data, struct hrtimer *hrtimer,
@@ -714,6 +730,8 @@ static void rbtr_tp_type_init(struct rbtr_event_type *type, const struct rbtr_tp
 	/* No reg: always on, no enable file (the duration events). */
 	type->reg = reg ? rbtr_tp_reg : NULL;
 	type->unreg = reg ? rbtr_tp_unreg : NULL;
+	/* The kernel's id for the kernel's event; the duration events are rbtrace's. */
+	type->id = reg ? rbtr_kevents_id(d->system, d->name) : 0;
 }
 
 static void rbtr_tp_lookup(struct tracepoint *tp, void *priv)
@@ -740,6 +758,7 @@ static void rbtr_tp_unregister_all(void)
 {
 	int i;
 
+	rbtr_kevents_exit();
 	/* Probes first (an enabled event's unreg removes its probe) ... */
 	for (i = 0; i < RBTR_TP_NR; i++) {
 		if (!rbtr_tp_events[i].registered)
@@ -770,6 +789,10 @@ int rbtr_tracepoints_init(struct rbtr_trace *tr)
 {
 	int i, ret;
 
+	/* The kernel's events first: the native ones take their ids. */
+	ret = rbtr_kevents_load();
+	if (ret)
+		return ret;
 	for (i = 0; i < RBTR_TP_NR; i++)
 		rbtr_tp_type_init(&rbtr_tp_events[i].type, &rbtr_tp_descs[i], true);
 	for (i = 0; i < RBTR_PAIR_NR; i++)
@@ -796,6 +819,10 @@ int rbtr_tracepoints_init(struct rbtr_trace *tr)
 			goto fail;
 		rbtr_dur_registered[i] = true;
 	}
+	/* Every other event of the kernel, generic (kevents.c). */
+	ret = rbtr_kevents_register();
+	if (ret)
+		goto fail;
 	return 0;
 fail:
 	pr_err("rbtrace: cannot register the tracepoint events (%d)\n", ret);

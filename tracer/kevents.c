@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace's generic events: every tracepoint event of the running kernel
+ * (its tracefs's available_events) that rbtrace has no native probe for.
+ *
+ * Recording. An enabled event has a kernel perf counter on each online
+ * CPU (perf_event_create_kernel_counter(), PERF_TYPE_TRACEPOINT, config
+ * the event's id, a sample per event with PERF_SAMPLE_RAW). The kernel's
+ * perf probe of the tracepoint fills its raw record with the event's own
+ * assignment code, struct trace_entry first, exactly the record ftrace
+ * writes; the counter's overflow handler copies it into rbtrace's buffer.
+ * PERF_SAMPLE_PERIOD makes perf call the handler once per event even for
+ * the events that count more than one (__perf_count(), sched_stat_*).
+ * The record's common fields are rewritten as ftrace's: perf takes the
+ * context inside the tracepoint's preempt-disabled section, ftrace takes
+ * one preemption off it (tracing_gen_ctx_dec()).
+ *
+ * CPU hotplug. perf detaches the counters of a CPU going offline
+ * (perf_event_exit_cpu_context(), kernel/events/core.c) and never
+ * attaches them again: a CPU coming back online gets new counters. They
+ * cannot be made in the hotplug callback itself: the first or last
+ * counter of an event registers or unregisters the kernel's tracepoint
+ * probe, which takes cpus_read_lock() (static keys) under the hotplug
+ * writer. So the online callback (CPUHP_AP_ONLINE_DYN, after perf's own
+ * online step) only marks the CPU and queues a work item that replaces
+ * that CPU's counters of every enabled event; events of that CPU between
+ * its online step and the work item are not recorded. A detached counter
+ * of an offline CPU is released with the event's others.
+ *
+ * Locking: the registry mutex (events.c), then rbtr_kev_mutex, which
+ * guards the counters and the enabled list; perf takes its own locks
+ * inside. The hotplug callback takes none.
+ */
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+#include <rbtrace/rbtrace.h>
+#include "kevents.h"
+#include "trace.h"
+
+static LIST_HEAD(rbtr_kevents);
+static LIST_HEAD(rbtr_kev_enabled);
+static DEFINE_MUTEX(rbtr_kev_mutex);
+static int rbtr_kev_hp_state = -1;
+/* CPUs whose counters are to be made again: set by the callback, cleared by the work. */
+static struct cpumask rbtr_kev_refresh;
+
+/* ---- recording ----------------------------------------------------------- */
+
+/*
+ * Runs in the context of the event, preemption and interrupts disabled
+ * (perf_swevent_event()), on the counter's CPU.
+ */
+static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_data *data,
+				      struct pt_regs *regs)
+{
+	struct rbtr_kevent *kev = pe->overflow_handler_context;
+	struct rbt_buffer *buffer = rbtr_global_trace.buffer;
+	const struct rbtr_entry *src;
+	unsigned int len, ctx;
+	void *rec;
+
+	if (unlikely(!data->raw || data->raw->frag.size < sizeof(*src)))
+		return;
+	src = data->raw->frag.data;
+	len = rbtr_kev_len(kev, src, data->raw->frag.size);
+	/* ftrace's tracing_gen_ctx_dec(): the tracepoint's own preemption off. */
+	ctx = (src->flags << 16) | src->preempt_count;
+	if (IS_ENABLED(CONFIG_PREEMPTION) && (ctx & 0xf))
+		ctx--;
+	rec = rbtr_event_reserve(buffer, &kev->type, len, ctx);
+	if (!rec)
+		return;
+	memcpy(rec + sizeof(*src), (const void *)src + sizeof(*src), len - sizeof(*src));
+	rbtr_event_commit(buffer);
+}
+
+static struct perf_event *rbtr_kev_counter(struct rbtr_kevent *kev, int cpu)
+{
+	struct perf_event_attr attr = {
+		.type		= PERF_TYPE_TRACEPOINT,
+		.size		= sizeof(attr),
+		.config		= kev->type.id,
+		.sample_period	= 1,
+		.sample_type	= PERF_SAMPLE_RAW | PERF_SAMPLE_PERIOD,
+	};
+
+	return perf_event_create_kernel_counter(&attr, cpu, NULL, rbtr_kev_overflow, kev);
+}
+
+/* Under rbtr_kev_mutex. */
+static void rbtr_kev_release(struct rbtr_kevent *kev, int cpu)
+{
+	if (!kev->pe[cpu])
+		return;
+	perf_event_release_kernel(kev->pe[cpu]);
+	kev->pe[cpu] = NULL;
+}
+
+/* Under rbtr_kev_mutex. An offline CPU (-ENODEV) gets its counter when it comes up. */
+static int rbtr_kev_make(struct rbtr_kevent *kev, int cpu)
+{
+	struct perf_event *pe;
+
+	rbtr_kev_release(kev, cpu);
+	pe = rbtr_kev_counter(kev, cpu);
+	if (IS_ERR(pe))
+		return PTR_ERR(pe) == -ENODEV ? 0 : PTR_ERR(pe);
+	kev->pe[cpu] = pe;
+	return 0;
+}
+
+static void rbtr_kev_release_all(struct rbtr_kevent *kev)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		rbtr_kev_release(kev, cpu);
+}
+
+static int rbtr_kev_reg(struct rbtr_event_type *type)
+{
+	struct rbtr_kevent *kev = container_of(type, struct rbtr_kevent, type);
+	int cpu, ret = 0;
+
+	kev->pe = kcalloc(nr_cpu_ids, sizeof(*kev->pe), GFP_KERNEL);
+	if (!kev->pe)
+		return -ENOMEM;
+	mutex_lock(&rbtr_kev_mutex);
+	/* A CPU coming up meanwhile is remade by the work item after us. */
+	for_each_online_cpu(cpu) {
+		ret = rbtr_kev_make(kev, cpu);
+		if (ret)
+			break;
+	}
+	if (ret)
+		rbtr_kev_release_all(kev);
+	else
+		list_add_tail(&kev->on, &rbtr_kev_enabled);
+	mutex_unlock(&rbtr_kev_mutex);
+	if (ret) {
+		pr_warn_ratelimited("rbtrace: %s:%s: cannot make its perf counters (%d)\n",
+				    type->system, type->name, ret);
+		kfree(kev->pe);
+		kev->pe = NULL;
+	}
+	return ret;
+}
+
+/*
+ * Releasing an event's last counter unregisters the kernel's perf probe
+ * of the tracepoint and waits for the probes in flight
+ * (perf_trace_event_unreg(): tracepoint_synchronize_unregister(), under
+ * the kernel's event_mutex): after it the handler no longer runs. That
+ * wait is several grace periods, one event at a time: ~140 ms each under
+ * TCG, minutes for "echo 0 > events/enable". Expedited grace periods
+ * (as the kernel asks for while it boots or suspends) make it a few ms;
+ * only while releasing.
+ */
+static void rbtr_kev_unreg(struct rbtr_event_type *type)
+{
+	struct rbtr_kevent *kev = container_of(type, struct rbtr_kevent, type);
+
+	mutex_lock(&rbtr_kev_mutex);
+	list_del_init(&kev->on);
+	rcu_expedite_gp();
+	rbtr_kev_release_all(kev);
+	rcu_unexpedite_gp();
+	mutex_unlock(&rbtr_kev_mutex);
+	kfree(kev->pe);
+	kev->pe = NULL;
+}
+
+/* ---- CPU hotplug ---------------------------------------------------------- */
+
+static void rbtr_kev_refresh_fn(struct work_struct *work)
+{
+	struct rbtr_kevent *kev;
+	int cpu, ret;
+
+	mutex_lock(&rbtr_kev_mutex);
+	for_each_possible_cpu(cpu) {
+		if (!cpumask_test_and_clear_cpu(cpu, &rbtr_kev_refresh))
+			continue;
+		list_for_each_entry(kev, &rbtr_kev_enabled, on) {
+			ret = rbtr_kev_make(kev, cpu);
+			if (ret)
+				pr_warn_ratelimited("rbtrace: %s:%s: no counter on CPU %d (%d)\n",
+						    kev->type.system, kev->type.name, cpu, ret);
+		}
+	}
+	mutex_unlock(&rbtr_kev_mutex);
+}
+
+static DECLARE_WORK(rbtr_kev_work, rbtr_kev_refresh_fn);
+
+static int rbtr_kev_cpu_online(unsigned int cpu)
+{
+	cpumask_set_cpu(cpu, &rbtr_kev_refresh);
+	queue_work(system_unbound_wq, &rbtr_kev_work);
+	return 0;
+}
+
+/* ---- load and unload ------------------------------------------------------ */
+
+/* "system:name" lines of available_events; each gets its event parsed. */
+static int rbtr_kevents_read(struct vfsmount *mnt)
+{
+	char *list = NULL, *buf = NULL, *line, *next, *colon, path[256];
+	size_t lcap = 64 << 10, cap = 16 << 10;
+	struct rbtr_kevent *kev;
+	ssize_t n;
+	int ret = 0, bad = 0;
+
+	n = rbtr_kfs_read(mnt, "available_events", &list, &lcap);
+	if (n < 0) {
+		ret = n;
+		goto out;
+	}
+	for (line = list; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		if (snprintf(path, sizeof(path), "events/%s/%s/format", line, colon + 1) >=
+		    sizeof(path))
+			continue;
+		n = rbtr_kfs_read(mnt, path, &buf, &cap);
+		kev = n < 0 ? ERR_PTR(n) : rbtr_kev_parse(line, colon + 1, buf, n);
+		if (IS_ERR(kev)) {
+			if (PTR_ERR(kev) == -ENOMEM) {
+				ret = -ENOMEM;
+				break;
+			}
+			if (!bad++)
+				pr_info("rbtrace: %s:%s: cannot read its format (%ld)\n",
+					line, colon + 1, PTR_ERR(kev));
+			continue;
+		}
+		list_add_tail(&kev->node, &rbtr_kevents);
+	}
+out:
+	kvfree(buf);
+	kvfree(list);
+	return ret;
+}
+
+static void rbtr_kevents_free(void)
+{
+	struct rbtr_kevent *kev, *tmp;
+
+	list_for_each_entry_safe(kev, tmp, &rbtr_kevents, node) {
+		list_del(&kev->node);
+		rbtr_kev_free(kev);
+	}
+}
+
+/**
+ * rbtr_kevents_load - read the kernel's events from its tracefs
+ *
+ * Without tracefs (a kernel without tracing) there are no generic events,
+ * which is not an error.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rbtr_kevents_load(void)
+{
+	struct vfsmount *mnt = rbtr_kfs_mount();
+	int ret;
+
+	if (IS_ERR(mnt)) {
+		pr_info("rbtrace: no tracefs (%ld): only rbtrace's own events\n", PTR_ERR(mnt));
+		return 0;
+	}
+	ret = rbtr_kevents_read(mnt);
+	rbtr_kfs_umount(mnt);
+	if (ret)
+		rbtr_kevents_free();
+	return ret;
+}
+
+/**
+ * rbtr_kevents_id - the kernel's id of an event
+ * @system: its system
+ * @name: its name
+ *
+ * Return: the id, or 0 if the kernel has no such event.
+ */
+unsigned short rbtr_kevents_id(const char *system, const char *name)
+{
+	struct rbtr_kevent *kev;
+
+	list_for_each_entry(kev, &rbtr_kevents, node)
+		if (!strcmp(kev->type.name, name) && !strcmp(kev->type.system, system))
+			return kev->type.id;
+	return 0;
+}
+
+/**
+ * rbtr_kevents_register - register the events without a native probe
+ *
+ * Called after the native events: an event already registered under its
+ * name (-EEXIST) is native, and its generic twin is dropped.
+ *
+ * Return: 0 or a negative errno (nothing left registered then).
+ */
+int rbtr_kevents_register(void)
+{
+	struct rbtr_kevent *kev, *tmp;
+	int ret;
+
+	list_for_each_entry_safe(kev, tmp, &rbtr_kevents, node) {
+		kev->type.reg = rbtr_kev_reg;
+		kev->type.unreg = rbtr_kev_unreg;
+		ret = rbtr_event_register(&kev->type);
+		if (ret == -EEXIST) {
+			list_del(&kev->node);
+			rbtr_kev_free(kev);
+			continue;
+		}
+		if (ret)
+			goto fail;
+		kev->registered = true;
+	}
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "rbtrace/kevents:online",
+					rbtr_kev_cpu_online, NULL);
+	if (ret < 0)
+		goto fail;
+	rbtr_kev_hp_state = ret;
+	return 0;
+fail:
+	rbtr_kevents_exit();
+	return ret;
+}
+
+/**
+ * rbtr_kevents_exit - disable and unregister every generic event
+ *
+ * Returns once no counter is left and the handler runs no more.
+ */
+void rbtr_kevents_exit(void)
+{
+	struct rbtr_kevent *kev;
+
+	if (rbtr_kev_hp_state >= 0)
+		cpuhp_remove_state_nocalls(rbtr_kev_hp_state);
+	rbtr_kev_hp_state = -1;
+	/* No callback queues it any more. */
+	cancel_work_sync(&rbtr_kev_work);
+	list_for_each_entry(kev, &rbtr_kevents, node) {
+		if (!kev->registered)
+			continue;
+		rbtr_event_unregister(&kev->type);
+		kev->registered = false;
+	}
+	rbtr_kevents_free();
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rbtrace's generic events: every tracepoint event of the running kernel
+ * that rbtrace has no native probe for, recorded through a kernel perf
+ * counter per CPU (kevents.c) and described by the kernel's own tracefs
+ * format files (kevents_fmt.c).
+ */
+#ifndef _RBTR_KEVENTS_H
+#define _RBTR_KEVENTS_H
+
+#include <linux/list.h>
+#include <linux/types.h>
+#include "events.h"
+
+struct perf_event;
+struct vfsmount;
+
+/* __data_loc / __rel_loc fields whose data give a record's length. */
+#define RBTR_KEV_MAX_LOCS	8
+#define RBTR_KEV_LOC_REL	0x8000	/* in locs[]: a __rel_loc */
+
+/**
+ * struct rbtr_kevent - one event of the kernel, recorded generically
+ * @type: the registry's type; type.id is the kernel's id, type.format
+ *        the kernel's format file text
+ * @text: that text (owned)
+ * @fields: the fields after the common ones (one allocation with their
+ *          type and name strings)
+ * @fixed_size: the bytes ftrace writes before the dynamic data: the
+ *              kernel's struct trace_event_raw_<class>, tail padding and all
+ * @nr_locs: number of @locs
+ * @locs: offsets of the __data_loc/__rel_loc fields (| RBTR_KEV_LOC_REL)
+ * @pe: while enabled, the counter of each CPU (NULL: none), under the
+ *      kevents mutex
+ * @node: in the list of all generic events
+ * @on: in the list of enabled ones, under the kevents mutex
+ * @registered: in the registry
+ */
+struct rbtr_kevent {
+	struct rbtr_event_type	type;
+	char			*text;
+	struct rbtr_field	*fields;
+	unsigned short		fixed_size;
+	unsigned short		nr_locs;
+	unsigned short		locs[RBTR_KEV_MAX_LOCS];
+	struct perf_event	**pe;
+	struct list_head	node;
+	struct list_head	on;
+	bool			registered;
+};
+
+/*
+ * Exported (kernel/rcu/update.c) but declared only in kernel/rcu/rcu.h;
+ * Tree RCU (every SMP kernel) has them, Tiny RCU has no expediting.
+ */
+#ifdef CONFIG_TREE_RCU
+void rcu_expedite_gp(void);
+void rcu_unexpedite_gp(void);
+#else
+static inline void rcu_expedite_gp(void) { }
+static inline void rcu_unexpedite_gp(void) { }
+#endif
+
+/* kevents_fmt.c: the kernel's tracefs, read from inside */
+struct vfsmount *rbtr_kfs_mount(void);
+void rbtr_kfs_umount(struct vfsmount *mnt);
+ssize_t rbtr_kfs_read(struct vfsmount *mnt, const char *path, char **buf, size_t *cap);
+struct rbtr_kevent *rbtr_kev_parse(const char *system, const char *name, const char *text,
+				   size_t len);
+void rbtr_kev_free(struct rbtr_kevent *kev);
+unsigned int rbtr_kev_len(const struct rbtr_kevent *kev, const void *rec, unsigned int raw);
+
+/* kevents.c: called by tracepoints.c at load and unload */
+int rbtr_kevents_load(void);
+unsigned short rbtr_kevents_id(const char *system, const char *name);
+int rbtr_kevents_register(void);
+void rbtr_kevents_exit(void);
+
+#endif /* _RBTR_KEVENTS_H */
