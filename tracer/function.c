@@ -457,6 +457,9 @@ static ssize_t rbtr_fn_filter_write(struct file *file, const char __user *ubuf,
 			continue;
 		ret = rbtr_fn_apply(f->kind, word, f->trunc);
 		if (ret) {
+			/* ftrace's set_graph_function keeps its hash on an error. */
+			if (f->kind == RBTR_FN_GRAPH)
+				f->trunc = false;
 			pr_warn_ratelimited("rbtrace: no traceable function matches '%.64s'\n",
 					    word);
 			break;
