@@ -77,23 +77,28 @@ static void rbtr_graph_print_ent(struct seq_buf *s, const struct rbtr_event_type
 static void rbtr_graph_print_ret(struct seq_buf *s, const struct rbtr_event_type *type,
 				 const void *rec, unsigned int len);
 
-#define RBTR_ENT(m)	RBTR_REC(struct rbtr_graph_ent_entry)->m
-#define RBTR_RET(m)	RBTR_REC(struct rbtr_graph_ret_entry)->m
-
 static const struct rbtr_field rbtr_graph_ent_fields[] = {
-	RBTR_FIELD(RBTR_ENT(func), "unsigned long", "func", RBTR_FIELD_HEX),
-	RBTR_FIELD(RBTR_ENT(depth), "int", "depth", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct rbtr_graph_ent_entry)->func,
+		   "unsigned long", "func", RBTR_FIELD_HEX),
+	RBTR_FIELD(RBTR_REC(struct rbtr_graph_ent_entry)->depth,
+		   "int", "depth", RBTR_FIELD_NUM),
 };
 
 static const struct rbtr_field rbtr_graph_ret_fields[] = {
-	RBTR_FIELD(RBTR_RET(func), "unsigned long", "func", RBTR_FIELD_HEX),
+	RBTR_FIELD(RBTR_REC(struct rbtr_graph_ret_entry)->func,
+		   "unsigned long", "func", RBTR_FIELD_HEX),
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL
-	RBTR_FIELD(RBTR_RET(retval), "unsigned long", "retval", RBTR_FIELD_HEX),
+	RBTR_FIELD(RBTR_REC(struct rbtr_graph_ret_entry)->retval,
+		   "unsigned long", "retval", RBTR_FIELD_HEX),
 #endif
-	RBTR_FIELD(RBTR_RET(depth), "int", "depth", RBTR_FIELD_NUM),
-	RBTR_FIELD(RBTR_RET(overrun), "unsigned int", "overrun", RBTR_FIELD_NUM),
-	RBTR_FIELD(RBTR_RET(calltime), "unsigned long long", "calltime", RBTR_FIELD_NUM),
-	RBTR_FIELD(RBTR_RET(rettime), "unsigned long long", "rettime", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct rbtr_graph_ret_entry)->depth,
+		   "int", "depth", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct rbtr_graph_ret_entry)->overrun,
+		   "unsigned int", "overrun", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct rbtr_graph_ret_entry)->calltime,
+		   "unsigned long long", "calltime", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct rbtr_graph_ret_entry)->rettime,
+		   "unsigned long long", "rettime", RBTR_FIELD_NUM),
 };
 
 static struct rbtr_event_type rbtr_graph_ent_type = {
@@ -113,9 +118,12 @@ static struct rbtr_event_type rbtr_graph_ret_type = {
 	.fields		= rbtr_graph_ret_fields,
 	.nr_fields	= ARRAY_SIZE(rbtr_graph_ret_fields),
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL
-	.print_fmt	= "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d retval: %lx\", (void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth, REC->retval",
+	.print_fmt	= "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d retval: %lx\", "
+			  "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, "
+			  "REC->depth, REC->retval",
 #else
-	.print_fmt	= "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth",
+	.print_fmt	= "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", "
+			  "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth",
 #endif
 	.print		= rbtr_graph_print_ret,
 };
@@ -174,7 +182,7 @@ static void rbtr_graph_duration(struct seq_buf *s, u64 duration)
 	seq_buf_printf(s, "%c ", rbtr_graph_mark(duration));
 	duration = div_u64_rem(duration, 1000, &nsecs);
 	len = scnprintf(usecs, sizeof(usecs), "%llu", duration);
-	seq_buf_puts(s, usecs);
+	seq_buf_printf(s, "%s", usecs);
 	/* At most seven digits: the nanoseconds only as room is left. */
 	if (len < 7) {
 		char ns[5];
@@ -183,10 +191,10 @@ static void rbtr_graph_duration(struct seq_buf *s, u64 duration)
 		seq_buf_printf(s, ".%s", ns);
 		len += strlen(ns) + 1;
 	}
-	seq_buf_puts(s, " us ");
+	seq_buf_printf(s, " us ");
 	for (i = len; i < 8; i++)
-		seq_buf_putc(s, ' ');
-	seq_buf_puts(s, "|  ");
+		seq_buf_printf(s, " ");
+	seq_buf_printf(s, "|  ");
 }
 
 static void rbtr_graph_cpu(struct seq_buf *s, int cpu)
@@ -226,7 +234,7 @@ bool rbtr_graph_print(struct seq_buf *s, const void *rec, unsigned int len, int 
 		if (e->depth >= 0 && e->depth < RBTR_GRAPH_MAX_DEPTH)
 			t->enter_funcs[e->depth] = e->func;
 		rbtr_graph_cpu(s, cpu);
-		seq_buf_puts(s, "              |  ");
+		seq_buf_printf(s, "              |  ");
 		rbtr_graph_indent(s, e->depth);
 		seq_buf_printf(s, "%ps() {\n", (void *)e->func);
 		return true;
@@ -243,7 +251,7 @@ bool rbtr_graph_print(struct seq_buf *s, const void *rec, unsigned int len, int 
 		rbtr_graph_duration(s, e->rettime - e->calltime);
 		rbtr_graph_indent(s, e->depth);
 		if (match)
-			seq_buf_puts(s, "}\n");
+			seq_buf_printf(s, "}\n");
 		else
 			seq_buf_printf(s, "} /* %ps */\n", (void *)e->func);
 		return true;

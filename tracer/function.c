@@ -17,7 +17,8 @@
  * globs, "!name" and the refusal of what is not traceable (-EINVAL, the
  * filter unchanged) are ftrace's own. An open with O_TRUNC (">") empties
  * the hash with the first word accepted, or at release if none was: the
- * end state of ftrace's, whose write goes to a copy applied at release.
+ * end state of ftrace's, whose write goes to a copy applied at release
+ * (set_graph_function's copy is dropped after an error, as ftrace's).
  * The read lists the functions of the hash, in address order, as
  * ftrace's does. ftrace exports no reader of a hash: rbtrace walks it
  * under its regex_lock with ftrace's struct ftrace_hash, whose layout
@@ -103,9 +104,6 @@ struct ftrace_ops rbtr_fn_ops = {
 	.func	= rbtr_fn_call,
 	.flags	= FTRACE_OPS_FL_RECURSION,
 };
-
-/* The graph tracer's selection (func_graph.c), reached through here. */
-extern struct ftrace_ops rbtr_graph_sel_ops;
 
 static void rbtr_fn_print(struct seq_buf *s, const struct rbtr_event_type *type,
 			  const void *rec, unsigned int len);

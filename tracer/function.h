@@ -38,6 +38,8 @@ void rbtr_fn_print_sym(struct seq_buf *s, unsigned long ip);
 int rbtr_fn_hash_ips(struct ftrace_ops *ops, bool filter, unsigned long **ips,
 		     unsigned int *nr);
 extern struct ftrace_ops rbtr_fn_ops;
+/* set_graph_function's hash (func_graph.c), written through function.c */
+extern struct ftrace_ops rbtr_graph_sel_ops;
 
 /* func_graph.c: without fprobe (6.1) rbtr_graph_start() refuses. */
 bool rbtr_graph_supported(void);
