@@ -141,14 +141,21 @@ bool rbtr_fn_pid_ignored(void)
 
 /*
  * The function tracer's callback. notrace is implied: the whole module is
- * built without fentry calls. Steps: A refuse recursion (counted), B the
- * pid filter, C the record.
+ * built without fentry calls. Steps: A refuse recursion (counted); the
+ * trylock also disables preemption until the unlock, so B-D need no
+ * preempt_disable() of their own. B the pid filter and tracing_cpumask.
+ * C the context: ftrace's tracing_gen_ctx_dec(), the trylock's own
+ * preemption level taken off, so that the flags read as ftrace's. D the
+ * record, reserved directly (rbtr_event_reserve() would disable
+ * preemption once more): the cost per call is the benchmark's.
  */
 static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct rbt_buffer *buffer = rbtr_fn_tr->buffer;
 	struct rbtr_fn_entry *e;
+	struct rbt_event *event;
+	unsigned int ctx;
 	int bit;
 
 	/*A*/
@@ -158,15 +165,25 @@ static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 		return;
 	}
 	/*B*/
-	if (rbtr_fn_pid_ignored())
+	if (rbtr_fn_pid_ignored() || !rbtr_cpu_traced(smp_processor_id()))
 		goto out;
 	/*C*/
-	e = rbtr_event_reserve(buffer, &rbtr_fn_type, sizeof(*e), rbtr_trace_ctx());
-	if (e) {
-		e->ip = ip;
-		e->parent_ip = parent_ip;
-		rbtr_event_commit(buffer);
-	}
+	ctx = rbtr_trace_ctx();
+	if (ctx & 0xf)
+		ctx--;
+	/*D*/
+	rbtr_cmdline_save();
+	event = rbt_lock_reserve(buffer, sizeof(*e));
+	if (!event)
+		goto out;
+	e = rbt_event_data(event);
+	e->ent.type = RBTR_TRACE_FN_ID;
+	e->ent.flags = ctx >> 16;
+	e->ent.preempt_count = ctx & 0xff;
+	e->ent.pid = current->pid;
+	e->ip = ip;
+	e->parent_ip = parent_ip;
+	rbt_unlock_commit(buffer);
 out:
 	ftrace_test_recursion_unlock(bit);
 }
