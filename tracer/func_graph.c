@@ -111,6 +111,10 @@ static struct rbtr_event_type rbtr_graph_ent_type = {
 	.print		= rbtr_graph_print_ent,
 };
 
+/* funcgraph_exit's print fmt, as trace_entries.h makes it */
+#define RBTR_RET_FMT	"\"<-- %ps (%d) (start: %llx  end: %llx) over: %d"
+#define RBTR_RET_ARGS	"(void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth"
+
 static struct rbtr_event_type rbtr_graph_ret_type = {
 	.system		= "ftrace",
 	.name		= "funcgraph_exit",
@@ -118,12 +122,9 @@ static struct rbtr_event_type rbtr_graph_ret_type = {
 	.fields		= rbtr_graph_ret_fields,
 	.nr_fields	= ARRAY_SIZE(rbtr_graph_ret_fields),
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL
-	.print_fmt	= "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d retval: %lx\", "
-			  "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, "
-			  "REC->depth, REC->retval",
+	.print_fmt	= RBTR_RET_FMT " retval: %lx\", " RBTR_RET_ARGS ", REC->retval",
 #else
-	.print_fmt	= "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", "
-			  "(void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth",
+	.print_fmt	= RBTR_RET_FMT "\", " RBTR_RET_ARGS,
 #endif
 	.print		= rbtr_graph_print_ret,
 };
@@ -134,6 +135,10 @@ static void rbtr_graph_print_ent(struct seq_buf *s, const struct rbtr_event_type
 {
 	const struct rbtr_graph_ent_entry *e = rec;
 
+	if (len < sizeof(*e)) {
+		seq_buf_printf(s, "(short funcgraph_entry record)\n");
+		return;
+	}
 	seq_buf_printf(s, "--> %ps (%d)\n", (void *)e->func, e->depth);
 }
 
@@ -142,6 +147,10 @@ static void rbtr_graph_print_ret(struct seq_buf *s, const struct rbtr_event_type
 {
 	const struct rbtr_graph_ret_entry *e = rec;
 
+	if (len < sizeof(*e)) {
+		seq_buf_printf(s, "(short funcgraph_exit record)\n");
+		return;
+	}
 	seq_buf_printf(s, "<-- %ps (%d) (start: %llx  end: %llx) over: %d\n",
 		       (void *)e->func, e->depth, e->calltime, e->rettime, e->depth);
 }
