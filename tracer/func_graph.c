@@ -299,7 +299,7 @@ struct rbtr_graph_call {
 };
 
 static struct rbtr_trace *rbtr_graph_tr;
-static unsigned long rbtr_graph_short;	/* exits under tracing_thresh */
+static DEFINE_PER_CPU(unsigned long, rbtr_graph_short);	/* exits under tracing_thresh */
 static bool rbtr_graph_on;
 
 static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
@@ -375,7 +375,7 @@ static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigne
 	if (!c->entry_written) {
 		thresh = rbtr_dur_thresh_ns();
 		if (rettime < c->calltime || rettime - c->calltime < thresh) {
-			WRITE_ONCE(rbtr_graph_short, rbtr_graph_short + 1);
+			this_cpu_inc(rbtr_graph_short);
 			return;
 		}
 	}
@@ -485,9 +485,14 @@ bool rbtr_graph_supported(void)
  */
 void rbtr_graph_show_stats(struct seq_file *m)
 {
+	unsigned long sum = 0;
+	int cpu;
+
 	seq_printf(m, "graph missed: %lu\n",
 		   rbtr_graph_on ? READ_ONCE(rbtr_graph_fprobe.nmissed) : 0UL);
-	seq_printf(m, "graph under tracing_thresh: %lu\n", READ_ONCE(rbtr_graph_short));
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(rbtr_graph_short, cpu);
+	seq_printf(m, "graph under tracing_thresh: %lu\n", sum);
 }
 
 static void rbtr_graph_set_tr(struct rbtr_trace *tr)
