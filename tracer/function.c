@@ -660,16 +660,16 @@ void rbtr_function_files(struct rbtr_trace *tr)
 {
 	struct dentry *top = tr->dir;
 
-	debugfs_create_file("current_tracer", 0644, top, tr, &rbtr_tracer_fops);
-	debugfs_create_file("available_tracers", 0444, top, tr, &rbtr_avail_tracers_fops);
-	debugfs_create_file("set_ftrace_filter", 0644, top, (void *)RBTR_FN_FILTER,
+	debugfs_create_file("current_tracer", 0600, top, tr, &rbtr_tracer_fops);
+	debugfs_create_file("available_tracers", 0400, top, tr, &rbtr_avail_tracers_fops);
+	debugfs_create_file("set_ftrace_filter", 0600, top, (void *)RBTR_FN_FILTER,
 			    &rbtr_fn_filter_fops);
-	debugfs_create_file("set_ftrace_notrace", 0644, top, (void *)RBTR_FN_NOTRACE,
+	debugfs_create_file("set_ftrace_notrace", 0600, top, (void *)RBTR_FN_NOTRACE,
 			    &rbtr_fn_filter_fops);
-	debugfs_create_file("set_ftrace_pid", 0644, top, NULL, &rbtr_fn_pids_fops);
-	debugfs_create_file("function_stats", 0444, top, NULL, &rbtr_fn_stats_fops);
+	debugfs_create_file("set_ftrace_pid", 0600, top, NULL, &rbtr_fn_pids_fops);
+	debugfs_create_file("function_stats", 0400, top, NULL, &rbtr_fn_stats_fops);
 	if (rbtr_graph_supported())
-		debugfs_create_file("set_graph_function", 0644, top, (void *)RBTR_FN_GRAPH,
+		debugfs_create_file("set_graph_function", 0600, top, (void *)RBTR_FN_GRAPH,
 				    &rbtr_fn_filter_fops);
 	rbtr_graph_files(top);
 }
