@@ -6,8 +6,10 @@
 # events (cost of one tracepoint event: bench/events.sh),
 # read (splice of trace_pipe_raw and trace_pipe text, rbtrace's against
 # ftrace's tracefs), hackbench (tracing overhead), mem (bytes beyond the
-# data pages); lttng (not in the default: hackbench against LTTng too, on
-# the stock 6.1 kernel, see bench/lttng-guest.sh). Every figure of rbtrace has ftrace's beside it from this
+# data pages), func (a traced function call, bench/fnbench.sh); lttng
+# (not in the default: hackbench against LTTng too, on the stock 6.1
+# kernel, see bench/lttng-guest.sh). Every figure of rbtrace has ftrace's
+# beside it from this
 # boot. One line per measurement goes to OUT; scripts/bench-report.py
 # turns them into tables.
 #
@@ -17,7 +19,7 @@
 # each: "all" or a taskset list; default "all 1": on one CPU the runs
 # repeat closely under -icount, on all they vary by 10%).
 set -euo pipefail
-dir=$1 events=$2 out=$3 parts=${4:-write,events,read,hackbench,mem}
+dir=$1 events=$2 out=$3 parts=${4:-write,events,read,hackbench,mem,func}
 rb=/sys/kernel/debug/rbtrace
 K=/sys/kernel/tracing
 tool=$dir/bench/rbt_readbench
@@ -188,6 +190,11 @@ if want mem; then
 			echo "mem impl=$impl what=hold rep=$rep cpus=$ncpu buffers=256 kb_per_cpu=8 slab_bytes=$((s1 - s0)) memfree_kb=$((m0 - m1)) percpu_kb=$((p1 - p0))" >>"$out"
 		done
 	done
+fi
+# The function tracers' cost per call: bench/fnbench.sh, which loads its own.
+if want func; then
+	! lsmod | grep -q '^rbtrace ' || rmmod rbtrace
+	"$(dirname "$0")/fnbench.sh" "$dir" "$out"
 fi
 if want lttng; then
 	"$(dirname "$0")/lttng-guest.sh" "$dir" "$out"

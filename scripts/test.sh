@@ -239,12 +239,12 @@ boot_verdict() {
 }
 
 # tc_names [TAG]: the scenarios (tagged TAG; else all but those tagged
-# "alone") that a boot must report on.
+# "alone" or "onethread") that a boot must report on.
 tc_names() {
 	local f d=$RBT_TOP/tests/guest/test.d
 	for f in $(find "$d" -name '*.tc' | sort); do
 		if [ -z "${1:-}" ]; then
-			! grep -qE "^# tags:.*\balone\b" "$f" || continue
+			! grep -qE "^# tags:.*\b(alone|onethread)\b" "$f" || continue
 		else
 			grep -qE "^# tags:.*\b$1\b" "$f" || continue
 		fi
@@ -337,6 +337,23 @@ boot_lockdown() {
 # local_clock() stops a tick past a CPU's last tick while its interrupts
 # are off: a time bound measured with it never comes. This boot makes
 # that state certain instead of a matter of the host's load.
+# boot_one_thread: the scenarios tagged "onethread" (function tracers:
+# ftrace patches kernel text, which multi-threaded TCG was seen to oops
+# on) in a boot of the test kernel on one TCG thread.
+boot_one_thread() {
+	local dir=$run/one-thread rc=0 n
+	n=$(tc_names onethread | wc -l)
+	[ "$n" -gt 0 ] || return 0
+	mkdir -p "$dir"
+	rbt_log "booting the test kernel on one TCG thread: $n guest scenarios tagged onethread"
+	"$RBT_TOP/scripts/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" --smp 2 --one-thread \
+		--timeout "$(boot_limit "$n")" --results "$dir" \
+		"$RBT_TOP/tests/guest/run-tc.sh" --tag onethread --ko "$mod_test/rbtrace.ko" \
+		>"$run/boot-one-thread.log" 2>&1 || rc=$?
+	boot_verdict one-thread "$dir" "$rc"
+	expect_results "$dir/tc-results.txt" "one-thread:" $(tc_names onethread)
+}
+
 boot_tsc_unstable() {
 	local dir=$run/tsc-unstable rc=0 kos
 	kos=$(ls "$mod_test"/tests/kunit/*.ko 2>/dev/null || true)
@@ -397,6 +414,7 @@ main() {
 	if [ "$check_only" = 0 ]; then
 		checkpatch
 		boot_test_kernel
+		[ -z "$mod_test" ] || boot_one_thread
 		[ -z "$mod_test" ] || boot_tsc_unstable
 		torture_short
 		step host:dkms 1200 "$RBT_TOP/tests/host/dkms.sh" || true

@@ -56,6 +56,10 @@
  * change of settings) and lost (the entry was evicted by another task's
  * hashed to the same slot, or torn), and the per-task entries that found
  * their slot busy or evicted another's (collisions).
+ *
+ * The function graph tracer (func_graph.c) applies the same threshold to
+ * every traced call, the same way: one funcgraph_exit written at the exit,
+ * with calltime and rettime, and no entry (rbtr_dur_thresh_ns()).
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -68,6 +72,7 @@
 #include <linux/uaccess.h>
 #include "trace.h"
 #include "tracepoints.h"
+#include "function.h"
 
 /* Per-task tables: syscalls are many (sleepers), work items fewer. */
 #define RBTR_DUR_SYSCALL_BITS	12
@@ -144,6 +149,19 @@ void rbtr_dur_pair_set(enum rbtr_pair_id id, bool is_exit, bool on)
 		p->entry_on = on;
 	rbtr_dur_update_locked();
 	mutex_unlock(&rbtr_dur_mutex);
+}
+
+/**
+ * rbtr_dur_thresh_ns - tracing_thresh for the function graph tracer
+ *
+ * Its exits compare a duration of the buffer's clock with it, as the
+ * pairs above do; no generation: a call spans at most one change.
+ *
+ * Return: the threshold in nanoseconds (0: off).
+ */
+u64 rbtr_dur_thresh_ns(void)
+{
+	return READ_ONCE(rbtr_dur_thresh_us) * NSEC_PER_USEC;
 }
 
 /* tracing_thresh: microseconds, as ftrace's. */

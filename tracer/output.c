@@ -20,6 +20,7 @@
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
+#include "function.h"
 #include "trace.h"
 
 /* A record copied out of the buffer, with its CPU, stamp and losses. */
@@ -114,12 +115,16 @@ static void rbtr_print_rec(struct rbtr_trace *tr, struct rbtr_text *t,
 		seq_buf_printf(&t->s, "CPU:%d [LOST %lu EVENTS]\n", rec->cpu, rec->lost_count);
 	else if (rec->lost)
 		seq_buf_printf(&t->s, "CPU:%d [LOST EVENTS]\n", rec->cpu);
+	/* function_graph's own line layout (func_graph.c) */
+	if (rbtr_graph_print(&t->s, rec->data, rec->len, rec->cpu))
+		goto out;
 	rbtr_cmdline_find(ent->pid, comm);
 	seq_buf_printf(&t->s, "%16s-%-7d [%03d] ", comm, ent->pid, rec->cpu);
 	rbtr_print_lat(&t->s, ent);
 	rbtr_print_ts(tr, &t->s, rec->ts);
 	seq_buf_printf(&t->s, ": ");
 	rbtr_event_print(&t->s, rec->data, rec->len);
+out:
 	/* A line cut short still ends a line. */
 	if (seq_buf_has_overflowed(&t->s))
 		t->buf[t->size - 1] = '\n';
@@ -138,7 +143,9 @@ static void rbtr_print_header(struct seq_file *m, struct rbtr_trace *tr)
 		entries += st.entries;
 		total += st.entries + st.overrun;
 	}
-	seq_puts(m, "# tracer: nop\n#\n");
+	if (rbtr_graph_print_header(m))
+		return;
+	seq_printf(m, "# tracer: %s\n#\n", rbtr_current_tracer_name());
 	seq_printf(m, "# entries-in-buffer/entries-written: %llu/%llu   #P:%d\n",
 		   entries, total, num_online_cpus());
 	/* Stamps mean nothing without their clock (trace_clock). */

@@ -20,7 +20,11 @@
 #                        "stock" marks those that also run on Debian's
 #                        stock kernels (scripts/test.sh); "alone" those
 #                        that run only in a boot of their own, with
-#                        --tag (they change the kernel for good)
+#                        --tag (they change the kernel for good);
+#                        "onethread" those booted on one TCG thread
+#                        (qemu-run.sh --one-thread: they patch kernel
+#                        text, as the function tracers do), also only
+#                        with --tag
 #
 # Results: PASS, FAIL, UNSUPPORTED (exit 77). Prints one line per scenario,
 # writes "PASS|FAIL|SKIP tc:NAME" lines to DIR/tc-results.txt and each
@@ -58,8 +62,10 @@ parse_args() {
 	tcs=()
 	for a in "${expanded[@]}"; do
 		if [ -z "$tag" ]; then
-			# "alone": only in a boot of its own, asked for by its tag.
-			[[ " $(header "$a" tags) " == *" alone "* ]] || tcs+=("$a")
+			# "alone", "onethread": only in a boot of their own,
+			# asked for by their tag.
+			t=" $(header "$a" tags) "
+			[[ $t == *" alone "* || $t == *" onethread "* ]] || tcs+=("$a")
 		elif [[ " $(header "$a" tags) " == *" $tag "* ]]; then
 			tcs+=("$a")
 		fi

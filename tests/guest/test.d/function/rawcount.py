@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""rawcount.py PAGE FILE...: count the records of each common_type in the
+sub-buffers of trace_pipe_raw dumps (ftrace's page format: u64 stamp,
+u64 commit, then 4-byte event headers); prints "TYPE COUNT" lines."""
+import struct
+import sys
+from collections import Counter
+
+
+def walk(page, counts):
+    commit = struct.unpack_from("<Q", page, 8)[0] & 0xfffff
+    off, end = 16, 16 + commit
+    while off + 4 <= end:
+        hdr = struct.unpack_from("<I", page, off)[0]
+        tl = hdr & 0x1f
+        off += 4
+        if tl == 29:            # padding
+            if hdr >> 5 == 0:
+                break
+            off += struct.unpack_from("<I", page, off)[0]
+            continue
+        if tl in (30, 31):      # time extend, time stamp
+            off += 4
+            continue
+        if tl == 0:
+            n = struct.unpack_from("<I", page, off)[0] - 4
+            off += 4
+        else:
+            n = tl * 4
+        counts[struct.unpack_from("<H", page, off)[0]] += 1
+        off += n
+
+
+def main():
+    size = int(sys.argv[1])
+    counts = Counter()
+    for path in sys.argv[2:]:
+        data = open(path, "rb").read()
+        for i in range(0, len(data) - size + 1, size):
+            walk(data[i:i + size], counts)
+    for t, c in sorted(counts.items()):
+        print(t, c)
+
+
+main()

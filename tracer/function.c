@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace's function tracer and current_tracer.
+ *
+ * current_tracer picks one of "nop", "function" and "function_graph"
+ * (available_tracers), as ftrace's. The function tracer is one ftrace_ops
+ * (rbtr_fn_ops) registered with register_ftrace_function(); its callback
+ * writes ftrace's own record, ftrace:function (TRACE_FN, ip and parent_ip),
+ * so that libtraceevent and trace-cmd read it as ftrace's.
+ *
+ * The filter files are ftrace's, on rbtrace's ops:
+ *
+ *   set_ftrace_filter, set_ftrace_notrace	rbtr_fn_ops's two hashes
+ *   set_graph_function			a hash that only holds names (func_graph.c)
+ *
+ * Each word written goes to ftrace_set_filter()/ftrace_set_notrace(), so
+ * globs, "!name" and the refusal of what is not traceable (-EINVAL, the
+ * filter unchanged) are ftrace's own. An open with O_TRUNC (">") empties
+ * the hash with the first word accepted, or at release if none was: the
+ * end state of ftrace's, whose write goes to a copy applied at release
+ * (set_graph_function's copy is dropped after an error, as ftrace's).
+ * The read lists the functions of the hash, in address order, as
+ * ftrace's does. ftrace exports no reader of a hash: rbtrace walks it
+ * under its regex_lock with ftrace's struct ftrace_hash, whose layout
+ * kernel/trace/trace.h has kept since 3.8 (rbtr_ftrace_hash below).
+ *
+ * set_ftrace_pid: a bitmap of pids tested by the callbacks (ftrace's own
+ * pid filter, FTRACE_OPS_FL_PID, is not for modules' ops).
+ *
+ * Recursion: every callback takes ftrace_test_recursion_trylock() (the ops
+ * say FTRACE_OPS_FL_RECURSION, so ftrace calls it directly, without its
+ * assist function); a refusal is counted per CPU and shown in
+ * function_stats. rbtrace itself is built without fentry calls (Kbuild),
+ * so nothing the callback calls in rbtrace can come back into it.
+ */
+#include <linux/bitmap.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/seq_buf.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/threads.h>
+#include <linux/trace_recursion.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include "events.h"
+#include "function.h"
+#include "trace.h"
+
+/* ftrace's struct ftrace_entry */
+struct rbtr_fn_entry {
+	struct rbtr_entry	ent;
+	unsigned long		ip;
+	unsigned long		parent_ip;
+};
+
+/*
+ * ftrace's struct ftrace_hash (kernel/trace/trace.h); its entries are
+ * struct ftrace_func_entry of <linux/ftrace.h>. Read only, under the
+ * ops' regex_lock, which every change of the hash holds.
+ */
+struct rbtr_ftrace_hash {
+	unsigned long		size_bits;
+	struct hlist_head	*buckets;
+	unsigned long		count;
+	unsigned long		flags;
+	struct rcu_head		rcu;
+};
+
+/* What a filter file writes to. */
+enum rbtr_fn_kind {
+	RBTR_FN_FILTER,
+	RBTR_FN_NOTRACE,
+	RBTR_FN_GRAPH,
+};
+
+/* One open of a filter file for writing. */
+struct rbtr_fn_file {
+	enum rbtr_fn_kind	kind;
+	bool			trunc;	/* ">": empty it before the first word */
+};
+
+static struct rbtr_trace *rbtr_fn_tr;
+/* current_tracer, and the filters: serialises every change of them. */
+static DEFINE_MUTEX(rbtr_fn_mutex);
+static enum rbtr_tracer rbtr_fn_cur;
+static DEFINE_PER_CPU(unsigned long, rbtr_fn_recursion);
+
+/* set_ftrace_pid: bitmap of PID_MAX_LIMIT bits, made at the first write. */
+static unsigned long *rbtr_fn_pids;
+static bool rbtr_fn_pids_on;
+
+static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
+			 struct ftrace_ops *op, struct ftrace_regs *fregs);
+
+struct ftrace_ops rbtr_fn_ops = {
+	.func	= rbtr_fn_call,
+	.flags	= FTRACE_OPS_FL_RECURSION,
+};
+
+static void rbtr_fn_print(struct seq_buf *s, const struct rbtr_event_type *type,
+			  const void *rec, unsigned int len);
+
+static const struct rbtr_field rbtr_fn_fields[] = {
+	RBTR_FIELD(RBTR_REC(struct rbtr_fn_entry)->ip, "unsigned long", "ip", RBTR_FIELD_HEX),
+	RBTR_FIELD(RBTR_REC(struct rbtr_fn_entry)->parent_ip, "unsigned long", "parent_ip",
+		   RBTR_FIELD_HEX),
+};
+
+static struct rbtr_event_type rbtr_fn_type = {
+	.system		= "ftrace",
+	.name		= "function",
+	.id		= RBTR_TRACE_FN_ID,
+	.fields		= rbtr_fn_fields,
+	.nr_fields	= ARRAY_SIZE(rbtr_fn_fields),
+	.print_fmt	= "\" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip",
+	.print		= rbtr_fn_print,
+};
+
+/**
+ * rbtr_fn_pid_ignored - does set_ftrace_pid leave the current task out?
+ *
+ * Racing with a change of set_ftrace_pid, a call may be recorded or not.
+ *
+ * Return: true if a pid list is set and the current pid is not in it.
+ */
+bool rbtr_fn_pid_ignored(void)
+{
+	/* Pairs with smp_store_release() in rbtr_fn_pids_write(). */
+	if (!smp_load_acquire(&rbtr_fn_pids_on))
+		return false;
+	return !test_bit(current->pid, rbtr_fn_pids);
+}
+
+/*
+ * The function tracer's callback. notrace is implied: the whole module is
+ * built without fentry calls. Steps: A refuse recursion (counted); the
+ * trylock also disables preemption until the unlock, so B-D need no
+ * preempt_disable() of their own. B the pid filter and tracing_cpumask.
+ * C the context: ftrace's tracing_gen_ctx_dec(), the trylock's own
+ * preemption level taken off, so that the flags read as ftrace's. D the
+ * record, reserved directly (rbtr_event_reserve() would disable
+ * preemption once more): the cost per call is the benchmark's.
+ */
+static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
+			 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct rbt_buffer *buffer = rbtr_fn_tr->buffer;
+	struct rbtr_fn_entry *e;
+	struct rbt_event *event;
+	unsigned int ctx;
+	int bit;
+
+	/*A*/
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0) {
+		this_cpu_inc(rbtr_fn_recursion);
+		return;
+	}
+	/*B*/
+	if (rbtr_fn_pid_ignored() || !rbtr_cpu_traced(smp_processor_id()))
+		goto out;
+	/*C*/
+	ctx = rbtr_trace_ctx();
+	if (ctx & 0xf)
+		ctx--;
+	/*D*/
+	rbtr_cmdline_save();
+	event = rbt_lock_reserve(buffer, sizeof(*e));
+	if (!event)
+		goto out;
+	e = rbt_event_data(event);
+	e->ent.type = RBTR_TRACE_FN_ID;
+	e->ent.flags = ctx >> 16;
+	e->ent.preempt_count = ctx & 0xff;
+	e->ent.pid = current->pid;
+	e->ip = ip;
+	e->parent_ip = parent_ip;
+	rbt_unlock_commit(buffer);
+out:
+	ftrace_test_recursion_unlock(bit);
+}
+
+/**
+ * rbtr_fn_print_sym - a function's name, as ftrace's seq_print_ip_sym()
+ * @s: where to print
+ * @ip: an address in it
+ *
+ * The name without offset and without the " [module]" of "%ps", as the
+ * kernel's kallsyms_lookup() gives it to ftrace.
+ */
+void rbtr_fn_print_sym(struct seq_buf *s, unsigned long ip)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	snprintf(sym, sizeof(sym), "%ps", (void *)ip);
+	seq_buf_printf(s, "%.*s", (int)strcspn(sym, " "), sym);
+}
+
+/* "vfs_read <-ksys_read": ftrace's trace_fn_trace() with print-parent. */
+static void rbtr_fn_print(struct seq_buf *s, const struct rbtr_event_type *type,
+			  const void *rec, unsigned int len)
+{
+	const struct rbtr_fn_entry *e = rec;
+
+	if (len < sizeof(*e)) {
+		seq_buf_printf(s, "(short function record)\n");
+		return;
+	}
+	rbtr_fn_print_sym(s, e->ip);
+	if (e->parent_ip) {
+		seq_buf_printf(s, " <-");
+		rbtr_fn_print_sym(s, e->parent_ip);
+	}
+	seq_buf_printf(s, "\n");
+}
+
+static int rbtr_ip_cmp(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * rbtr_fn_hash_ips - the functions of one of an ops' hashes, sorted
+ * @ops: an ops given a filter by ftrace_set_filter() at least once
+ * @filter: its filter hash; else its notrace hash
+ * @ips: set to a kvmalloc()ed array (NULL when empty), for kvfree()
+ * @nr: set to their number
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rbtr_fn_hash_ips(struct ftrace_ops *ops, bool filter, unsigned long **ips,
+		     unsigned int *nr)
+{
+	struct ftrace_ops_hash *oh = ops->func_hash;
+	struct rbtr_ftrace_hash *hash;
+	struct ftrace_func_entry *ent;
+	unsigned long i, n = 0, *a = NULL;
+	int ret = 0;
+
+	mutex_lock(&oh->regex_lock);
+	hash = (struct rbtr_ftrace_hash *)(filter ?
+		rcu_dereference_protected(oh->filter_hash, 1) :
+		rcu_dereference_protected(oh->notrace_hash, 1));
+	if (!hash || !hash->count)
+		goto out;
+	a = kvmalloc_array(hash->count, sizeof(*a), GFP_KERNEL);
+	if (!a) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < BIT(hash->size_bits); i++)
+		hlist_for_each_entry(ent, &hash->buckets[i], hlist)
+			if (n < hash->count)
+				a[n++] = ent->ip;
+out:
+	mutex_unlock(&oh->regex_lock);
+	if (a)
+		sort(a, n, sizeof(*a), rbtr_ip_cmp, NULL);
+	*ips = a;
+	*nr = n;
+	return ret;
+}
+
+/* ---- current_tracer, available_tracers -------------------------------- */
+
+static const char *const rbtr_tracer_names[] = {
+	[RBTR_TRACER_NOP]	= "nop",
+	[RBTR_TRACER_FUNCTION]	= "function",
+	[RBTR_TRACER_GRAPH]	= "function_graph",
+};
+
+/**
+ * rbtr_current_tracer - the tracer current_tracer names
+ *
+ * Return: it; read without the lock by the text output.
+ */
+enum rbtr_tracer rbtr_current_tracer(void)
+{
+	return READ_ONCE(rbtr_fn_cur);
+}
+
+/**
+ * rbtr_current_tracer_name - its name, for the trace file's header
+ *
+ * Return: the name.
+ */
+const char *rbtr_current_tracer_name(void)
+{
+	return rbtr_tracer_names[rbtr_current_tracer()];
+}
+
+static void rbtr_tracer_stop_locked(void)
+{
+	switch (rbtr_fn_cur) {
+	case RBTR_TRACER_FUNCTION:
+		unregister_ftrace_function(&rbtr_fn_ops);
+		break;
+	case RBTR_TRACER_GRAPH:
+		rbtr_graph_stop();
+		break;
+	default:
+		break;
+	}
+	WRITE_ONCE(rbtr_fn_cur, RBTR_TRACER_NOP);
+}
+
+static int rbtr_tracer_set(const char *name)
+{
+	enum rbtr_tracer t;
+	int ret = 0;
+
+	for (t = 0; t < ARRAY_SIZE(rbtr_tracer_names); t++)
+		if (!strcmp(name, rbtr_tracer_names[t]))
+			break;
+	if (t == ARRAY_SIZE(rbtr_tracer_names)) {
+		pr_warn_ratelimited("rbtrace: current_tracer: no tracer '%.32s'\n", name);
+		return -EINVAL;
+	}
+	if (t == RBTR_TRACER_GRAPH && !rbtr_graph_supported()) {
+		pr_warn_ratelimited("rbtrace: function_graph needs fprobe (CONFIG_FPROBE), which this kernel lacks\n");
+		return -EOPNOTSUPP;
+	}
+	mutex_lock(&rbtr_fn_mutex);
+	if (t == rbtr_fn_cur)
+		goto out;
+	rbtr_tracer_stop_locked();
+	/* As ftrace's tracer_init(): a new tracer starts on an empty buffer. */
+	mutex_lock(&rbtr_fn_tr->files_mutex);
+	rbtr_reset(rbtr_fn_tr, RBT_ALL_CPUS);
+	mutex_unlock(&rbtr_fn_tr->files_mutex);
+	if (t == RBTR_TRACER_FUNCTION)
+		ret = register_ftrace_function(&rbtr_fn_ops);
+	else if (t == RBTR_TRACER_GRAPH)
+		ret = rbtr_graph_start();
+	if (!ret)
+		WRITE_ONCE(rbtr_fn_cur, t);
+	else
+		pr_warn_ratelimited("rbtrace: cannot start %s (%d)\n", name, ret);
+out:
+	mutex_unlock(&rbtr_fn_mutex);
+	return ret;
+}
+
+static ssize_t rbtr_tracer_read(struct file *filp, char __user *ubuf, size_t cnt,
+				loff_t *ppos)
+{
+	char buf[32];
+	int r = scnprintf(buf, sizeof(buf), "%s\n", rbtr_current_tracer_name());
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
+}
+
+static ssize_t rbtr_tracer_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				 loff_t *ppos)
+{
+	char buf[32];
+	int ret;
+
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	ret = rbtr_tracer_set(strim(buf));
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rbtr_tracer_fops = {
+	.owner	= THIS_MODULE,
+	.open	= rbtr_open_generic,
+	.read	= rbtr_tracer_read,
+	.write	= rbtr_tracer_write,
+	.llseek	= generic_file_llseek,
+};
+
+/* As ftrace: the last registered first. */
+static int rbtr_avail_tracers_show(struct seq_file *m, void *v)
+{
+	if (rbtr_graph_supported())
+		seq_puts(m, "function_graph ");
+	seq_puts(m, "function nop\n");
+	return 0;
+}
+RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_avail_tracers);
+
+/* ---- set_ftrace_filter, set_ftrace_notrace, set_graph_function ------- */
+
+static struct ftrace_ops *rbtr_fn_kind_ops(enum rbtr_fn_kind kind)
+{
+	return kind == RBTR_FN_GRAPH ? &rbtr_graph_sel_ops : &rbtr_fn_ops;
+}
+
+/* One word, or NULL to empty the hash: ftrace's own parser and checks. */
+static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
+{
+	struct ftrace_ops *ops = rbtr_fn_kind_ops(kind);
+	int len = word ? strlen(word) : 0;
+
+	if (kind == RBTR_FN_NOTRACE)
+		return ftrace_set_notrace(ops, word, len, reset);
+	return ftrace_set_filter(ops, word, len, reset);
+}
+
+static int rbtr_fn_filter_show(struct seq_file *m, void *v)
+{
+	enum rbtr_fn_kind kind = (long)m->private;
+	unsigned long *ips;
+	unsigned int i, n;
+	int ret;
+
+	ret = rbtr_fn_hash_ips(rbtr_fn_kind_ops(kind), kind != RBTR_FN_NOTRACE, &ips, &n);
+	if (ret)
+		return ret;
+	if (!n)
+		seq_puts(m, kind == RBTR_FN_NOTRACE ? "#### no functions disabled ####\n" :
+			 "#### all functions enabled ####\n");
+	for (i = 0; i < n; i++)
+		seq_printf(m, "%ps\n", (void *)ips[i]);
+	kvfree(ips);
+	return 0;
+}
+
+static int rbtr_fn_filter_open(struct inode *inode, struct file *file)
+{
+	enum rbtr_fn_kind kind = (long)inode->i_private;
+	struct rbtr_fn_file *f;
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
+	if (!(file->f_mode & FMODE_WRITE))
+		return single_open(file, rbtr_fn_filter_show, inode->i_private);
+	/* Writers do not read: ftrace's write-only open shows nothing either. */
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	f->kind = kind;
+	f->trunc = file->f_flags & O_TRUNC;
+	file->private_data = f;
+	return nonseekable_open(inode, file);
+}
+
+static ssize_t rbtr_fn_filter_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	struct rbtr_fn_file *f = file->private_data;
+	char *buf, *p, *word;
+	int ret = 0;
+
+	if (!cnt)
+		return 0;
+	buf = memdup_user_nul(ubuf, min_t(size_t, cnt, PAGE_SIZE - 1));
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	p = buf;
+	mutex_lock(&rbtr_fn_mutex);
+	while ((word = strsep(&p, " \t\n")) != NULL) {
+		if (!*word)
+			continue;
+		ret = rbtr_fn_apply(f->kind, word, f->trunc);
+		if (ret) {
+			/* ftrace's set_graph_function keeps its hash on an error. */
+			if (f->kind == RBTR_FN_GRAPH)
+				f->trunc = false;
+			pr_warn_ratelimited("rbtrace: no traceable function matches '%.64s'\n",
+					    word);
+			break;
+		}
+		f->trunc = false;
+	}
+	mutex_unlock(&rbtr_fn_mutex);
+	kfree(buf);
+	return ret ?: min_t(size_t, cnt, PAGE_SIZE - 1);
+}
+
+static int rbtr_fn_filter_release(struct inode *inode, struct file *file)
+{
+	struct rbtr_fn_file *f;
+
+	if (!(file->f_mode & FMODE_WRITE))
+		return single_release(inode, file);
+	f = file->private_data;
+	if (f->trunc) {
+		mutex_lock(&rbtr_fn_mutex);
+		rbtr_fn_apply(f->kind, NULL, true);
+		mutex_unlock(&rbtr_fn_mutex);
+	}
+	kfree(f);
+	return 0;
+}
+
+/* Readers are seq_files; an open for writing does not read. */
+static ssize_t rbtr_fn_filter_read(struct file *file, char __user *ubuf, size_t cnt,
+				   loff_t *ppos)
+{
+	if (file->f_mode & FMODE_WRITE)
+		return -EINVAL;
+	return seq_read(file, ubuf, cnt, ppos);
+}
+
+/* Writers are not seekable. */
+static loff_t rbtr_fn_filter_llseek(struct file *file, loff_t offset, int whence)
+{
+	if (file->f_mode & FMODE_WRITE)
+		return -ESPIPE;
+	return seq_lseek(file, offset, whence);
+}
+
+static const struct file_operations rbtr_fn_filter_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_fn_filter_open,
+	.read		= rbtr_fn_filter_read,
+	.write		= rbtr_fn_filter_write,
+	.llseek		= rbtr_fn_filter_llseek,
+	.release	= rbtr_fn_filter_release,
+};
+
+/* ---- set_ftrace_pid ----------------------------------------------------- */
+
+static int rbtr_fn_pids_show(struct seq_file *m, void *v)
+{
+	unsigned long pid;
+	bool any = false;
+
+	mutex_lock(&rbtr_fn_mutex);
+	if (rbtr_fn_pids_on) {
+		for_each_set_bit(pid, rbtr_fn_pids, PID_MAX_LIMIT) {
+			seq_printf(m, "%lu\n", pid);
+			any = true;
+		}
+	}
+	mutex_unlock(&rbtr_fn_mutex);
+	if (!any)
+		seq_puts(m, "no pid\n");
+	return 0;
+}
+
+static void rbtr_fn_pids_clear_locked(void)
+{
+	/* Off before the bits: a callback never sees an empty list on. */
+	WRITE_ONCE(rbtr_fn_pids_on, false);
+	if (rbtr_fn_pids)
+		bitmap_zero(rbtr_fn_pids, PID_MAX_LIMIT);
+}
+
+static int rbtr_fn_pids_open(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		mutex_lock(&rbtr_fn_mutex);
+		rbtr_fn_pids_clear_locked();
+		mutex_unlock(&rbtr_fn_mutex);
+	}
+	return single_open(file, rbtr_fn_pids_show, NULL);
+}
+
+/* Parse every pid first: a bad one leaves the list as it was. */
+static int rbtr_fn_pids_parse(char *buf, unsigned long *pids, unsigned int max,
+			      unsigned int *nr)
+{
+	char *word;
+	unsigned long v;
+
+	*nr = 0;
+	while ((word = strsep(&buf, " \t\n")) != NULL) {
+		if (!*word)
+			continue;
+		if (kstrtoul(word, 0, &v) || v >= PID_MAX_LIMIT || *nr == max)
+			return -EINVAL;
+		pids[(*nr)++] = v;
+	}
+	return 0;
+}
+
+#define RBTR_FN_PIDS_PER_WRITE	256
+
+static ssize_t rbtr_fn_pids_write(struct file *file, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	unsigned long *pids;
+	unsigned int i, n;
+	char *buf;
+	int ret;
+
+	if (!cnt)
+		return 0;
+	buf = memdup_user_nul(ubuf, min_t(size_t, cnt, PAGE_SIZE - 1));
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	pids = kcalloc(RBTR_FN_PIDS_PER_WRITE, sizeof(*pids), GFP_KERNEL);
+	ret = pids ? rbtr_fn_pids_parse(buf, pids, RBTR_FN_PIDS_PER_WRITE, &n) : -ENOMEM;
+	if (ret) {
+		pr_warn_ratelimited("rbtrace: set_ftrace_pid: not a list of pids\n");
+		goto out;
+	}
+	mutex_lock(&rbtr_fn_mutex);
+	if (!rbtr_fn_pids)
+		rbtr_fn_pids = vzalloc(BITS_TO_LONGS(PID_MAX_LIMIT) * sizeof(long));
+	if (!rbtr_fn_pids) {
+		ret = -ENOMEM;
+	} else if (n) {
+		for (i = 0; i < n; i++)
+			set_bit(pids[i], rbtr_fn_pids);
+		/* The bits before on: pairs with rbtr_fn_pid_ignored(). */
+		smp_store_release(&rbtr_fn_pids_on, true);
+	}
+	mutex_unlock(&rbtr_fn_mutex);
+out:
+	kfree(pids);
+	kfree(buf);
+	return ret ?: min_t(size_t, cnt, PAGE_SIZE - 1);
+}
+
+static const struct file_operations rbtr_fn_pids_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_fn_pids_open,
+	.read		= seq_read,
+	.write		= rbtr_fn_pids_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/* ---- function_stats ----------------------------------------------------- */
+
+/* Calls refused as recursive, summed over the CPUs; the graph's misses. */
+static int rbtr_fn_stats_show(struct seq_file *m, void *v)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(rbtr_fn_recursion, cpu);
+	seq_printf(m, "function recursion: %lu\n", sum);
+	rbtr_graph_show_stats(m);
+	return 0;
+}
+RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_fn_stats);
+
+/**
+ * rbtr_function_files - the tracers' files in the top directory
+ * @tr: the tracer
+ */
+void rbtr_function_files(struct rbtr_trace *tr)
+{
+	struct dentry *top = tr->dir;
+
+	debugfs_create_file("current_tracer", 0600, top, tr, &rbtr_tracer_fops);
+	debugfs_create_file("available_tracers", 0400, top, tr, &rbtr_avail_tracers_fops);
+	debugfs_create_file("set_ftrace_filter", 0600, top, (void *)RBTR_FN_FILTER,
+			    &rbtr_fn_filter_fops);
+	debugfs_create_file("set_ftrace_notrace", 0600, top, (void *)RBTR_FN_NOTRACE,
+			    &rbtr_fn_filter_fops);
+	debugfs_create_file("set_ftrace_pid", 0600, top, NULL, &rbtr_fn_pids_fops);
+	debugfs_create_file("function_stats", 0400, top, NULL, &rbtr_fn_stats_fops);
+	if (rbtr_graph_supported())
+		debugfs_create_file("set_graph_function", 0600, top, (void *)RBTR_FN_GRAPH,
+				    &rbtr_fn_filter_fops);
+	rbtr_graph_files(top);
+}
+
+/**
+ * rbtr_function_init - register the tracers' records; nothing traced yet
+ * @tr: the tracer they write into
+ *
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int rbtr_function_init(struct rbtr_trace *tr)
+{
+	int ret;
+
+	rbtr_fn_tr = tr;
+	/* Give the ops their hashes: the filter files read them from now on. */
+	ret = ftrace_set_filter(&rbtr_fn_ops, NULL, 0, 1);
+	if (!ret)
+		ret = ftrace_set_notrace(&rbtr_fn_ops, NULL, 0, 1);
+	if (ret)
+		return ret;
+	ret = rbtr_event_register(&rbtr_fn_type);
+	if (ret)
+		goto fail_ops;
+	ret = rbtr_graph_init(tr);
+	if (ret)
+		goto fail_type;
+	return 0;
+
+fail_type:
+	rbtr_event_unregister(&rbtr_fn_type);
+fail_ops:
+	ftrace_free_filter(&rbtr_fn_ops);
+	return ret;
+}
+
+/**
+ * rbtr_function_exit - stop the tracer in use; free the filters
+ *
+ * unregister_ftrace_function() and unregister_fprobe() wait for the
+ * callbacks in flight, so none runs in the module's text after this.
+ */
+void rbtr_function_exit(void)
+{
+	mutex_lock(&rbtr_fn_mutex);
+	rbtr_tracer_stop_locked();
+	mutex_unlock(&rbtr_fn_mutex);
+	rbtr_graph_exit();
+	rbtr_event_unregister(&rbtr_fn_type);
+	ftrace_free_filter(&rbtr_fn_ops);
+	vfree(rbtr_fn_pids);
+	rbtr_fn_pids = NULL;
+	rbtr_fn_pids_on = false;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rbtrace's function tracers: current_tracer, the function tracer
+ * (function.c, through ftrace_ops) and the function graph tracer
+ * (func_graph.c, through fprobe), with ftrace's records and files.
+ */
+#ifndef _RBTR_FUNCTION_H
+#define _RBTR_FUNCTION_H
+
+#include <linux/ftrace.h>
+#include <linux/types.h>
+
+struct dentry;
+struct seq_buf;
+struct seq_file;
+struct rbtr_trace;
+
+/* ftrace's enum trace_type: the ids tools know these records by. */
+#define RBTR_TRACE_FN_ID	1	/* TRACE_FN: ftrace:function */
+#define RBTR_TRACE_GRAPH_RET_ID	10	/* TRACE_GRAPH_RET: ftrace:funcgraph_exit */
+#define RBTR_TRACE_GRAPH_ENT_ID	11	/* TRACE_GRAPH_ENT: ftrace:funcgraph_entry */
+
+/* Tracers of current_tracer. */
+enum rbtr_tracer {
+	RBTR_TRACER_NOP,
+	RBTR_TRACER_FUNCTION,
+	RBTR_TRACER_GRAPH,
+};
+
+/* function.c */
+int rbtr_function_init(struct rbtr_trace *tr);
+void rbtr_function_exit(void);
+void rbtr_function_files(struct rbtr_trace *tr);
+enum rbtr_tracer rbtr_current_tracer(void);
+const char *rbtr_current_tracer_name(void);
+bool rbtr_fn_pid_ignored(void);
+void rbtr_fn_print_sym(struct seq_buf *s, unsigned long ip);
+int rbtr_fn_hash_ips(struct ftrace_ops *ops, bool filter, unsigned long **ips,
+		     unsigned int *nr);
+extern struct ftrace_ops rbtr_fn_ops;
+/* set_graph_function's hash (func_graph.c), written through function.c */
+extern struct ftrace_ops rbtr_graph_sel_ops;
+
+/* func_graph.c: without fprobe (6.1) rbtr_graph_start() refuses. */
+bool rbtr_graph_supported(void);
+int rbtr_graph_init(struct rbtr_trace *tr);
+void rbtr_graph_exit(void);
+int rbtr_graph_start(void);
+void rbtr_graph_stop(void);
+void rbtr_graph_files(struct dentry *top);
+void rbtr_graph_show_stats(struct seq_file *m);
+bool rbtr_graph_print(struct seq_buf *s, const void *rec, unsigned int len, int cpu);
+bool rbtr_graph_print_header(struct seq_file *m);
+
+/* duration.c: tracing_thresh in the buffer clock's units (0: off). */
+u64 rbtr_dur_thresh_ns(void);
+
+#endif /* _RBTR_FUNCTION_H */
