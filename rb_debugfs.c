@@ -31,6 +31,8 @@
 #include "tracer/events.h"
 #include "tracer/trace.h"
 #include "tracer/tracepoints.h"
+#include "tracer/kprobes.h"
+#include "tracer/stack.h"
 
 /* Longest control-file write taken; tracefs's are short lines too. */
 #define RB_CTRL_WRITE_MAX	64
@@ -514,6 +516,8 @@ static int rb_create_tree(struct rbtr_trace *tr)
 		return ret;
 	rbtr_cmdlines_files(tr);
 	rbtr_marker_files(tr);
+	rbtr_kprobes_files(tr);
+	rbtr_stack_files(tr);
 	return 0;
 }
 

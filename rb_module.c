@@ -13,6 +13,8 @@
 #include "tracer/events.h"
 #include "tracer/trace.h"
 #include "tracer/tracepoints.h"
+#include "tracer/kprobes.h"
+#include "tracer/stack.h"
 
 #define RB_DEFAULT_SIZE_KB	1024UL
 #define RB_MAX_SIZE_KB		BIT(22)	/* 4 GiB per CPU: beyond is absurd */
@@ -122,13 +124,16 @@ static int __init rb_init(void)
 	ret = rbtr_tracepoints_init(tr);
 	if (ret)
 		goto fail_marker;
-	ret = rb_init_step(2);
+	ret = rbtr_stack_init();
 	if (ret)
 		goto fail_tracepoints;
+	ret = rb_init_step(2);
+	if (ret)
+		goto fail_stack;
 	ret = rb_debugfs_init(tr);
 	if (ret) {
 		pr_err("rbtrace: cannot create the debugfs files (%d)\n", ret);
-		goto fail_tracepoints;
+		goto fail_stack;
 	}
 	ret = rb_init_step(3);
 	if (ret)
@@ -139,6 +144,8 @@ static int __init rb_init(void)
 	/* No event could be enabled (no file opened): no probe is running. */
 fail_files:
 	rb_debugfs_exit(tr);
+fail_stack:
+	rbtr_stack_exit();
 fail_tracepoints:
 	rbtr_tracepoints_exit();
 fail_marker:
@@ -156,7 +163,9 @@ static void __exit rb_exit(void)
 {
 	struct rbtr_trace *tr = &rbtr_global_trace;
 
+	rbtr_kprobes_exit();
 	rbtr_tracepoints_exit();
+	rbtr_stack_exit();
 	rb_debugfs_exit(tr);
 	rbtr_marker_exit();
 	rbtr_cmdlines_exit();
