@@ -232,9 +232,9 @@ int rbtr_kp_parse_arg(struct rbtr_kp_arg *arg, const char *text, unsigned int id
 	if (!arg->type)
 		goto fail;
 	/* A string is read at an address (+OFF(...)), or is $comm; $comm only that. */
-	if (arg->type->is_string != (arg->base == RBTR_KP_COMM || arg->nr_deref))
+	if (arg->type->is_string && arg->base != RBTR_KP_COMM && !arg->nr_deref)
 		goto fail;
-	if (arg->base == RBTR_KP_COMM && arg->nr_deref)
+	if (arg->base == RBTR_KP_COMM && (!arg->type->is_string || arg->nr_deref))
 		goto fail;
 	kfree(fetch);
 	return 0;

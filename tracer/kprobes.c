@@ -27,6 +27,7 @@
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -35,9 +36,13 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#ifdef CONFIG_X86_KERNEL_IBT
+#include <asm/ibt.h>
+#endif
 #include <rbtrace/rbtrace.h>
 #include "events.h"
 #include "kprobes.h"
+#include "stack.h"
 #include "trace.h"
 
 #define RBTR_KP_GROUP		"kprobes"
@@ -64,6 +69,7 @@ struct rbtr_kretp_entry {
  * @type: its event type
  * @rp: the kretprobe; rp.kp the kprobe of either kind
  * @is_return: a kretprobe
+ * @at_entry: at a function's entry
  * @dying: being removed: enabling it is refused (under the registry mutex)
  * @group: its system
  * @name: its event name
@@ -79,6 +85,7 @@ struct rbtr_kprobe {
 	struct rbtr_event_type	type;
 	struct kretprobe	rp;
 	bool			is_return;
+	bool			at_entry;
 	bool			dying;
 	char			*group;
 	char			*name;
@@ -134,8 +141,9 @@ static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
 			   unsigned long ret_ip)
 {
 	struct rbt_buffer *buffer = rbtr_global_trace.buffer;
-	unsigned int hdr = sizeof(struct rbtr_entry), size;
+	unsigned int hdr = sizeof(struct rbtr_entry), size, ctx = rbtr_kp_ctx();
 	void *scratch = this_cpu_ptr(rbtr_kp_scratch), *rec;
+	unsigned long caller = 0;
 
 	if (tk->is_return) {
 		struct rbtr_kretp_entry *e = scratch;
@@ -147,13 +155,21 @@ static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
 	}
 	size = rbtr_kp_fetch_args(tk->args, tk->nr_args, regs, scratch, tk->fixed,
 				  RBTR_KP_SCRATCH);
-	rec = rbtr_event_reserve(buffer, &tk->type, size, rbtr_kp_ctx());
+	rec = rbtr_event_reserve(buffer, &tk->type, size, ctx);
 	if (!rec)
 		return;
 	memcpy(rec + hdr, scratch + hdr, size - hdr);
 	/* The buffer rounds a record up to four bytes: no stale bytes there. */
 	memset(rec + size, 0, ALIGN(size, 4) - size);
-	rbtr_event_commit(buffer);
+	/* Not rbtr_event_commit(): the stack starts at the probed code. */
+	rbt_unlock_commit(buffer);
+	if (!static_branch_unlikely(&rbtr_stacktrace_key))
+		return;
+	if (!tk->is_return && tk->at_entry &&
+	    copy_from_kernel_nofault(&caller, (void *)kernel_stack_pointer(regs),
+				     sizeof(caller)))
+		caller = 0;
+	rbtr_stack_write_regs(buffer, ctx, regs, caller);
 }
 
 static int rbtr_kp_handler(struct kprobe *p, struct pt_regs *regs)
@@ -176,6 +192,20 @@ NOKPROBE_SYMBOL(rbtr_kretp_handler);
 
 /* ---- the event type -------------------------------------------------------- */
 
+/*
+ * A kretprobe's return address, as ftrace's kretprobed(): another
+ * kretprobe's trampoline (two on one function: the inner one finds the
+ * outer one's there) is "[unknown/kretprobe'd]".
+ */
+static const char *rbtr_kp_ret_sym(char *sym, unsigned long ip)
+{
+	sprint_symbol(sym, ip);
+	if (str_has_prefix(sym, "arch_rethook_trampoline+") ||
+	    str_has_prefix(sym, "__kretprobe_trampoline+"))
+		return "[unknown/kretprobe'd]";
+	return sym;
+}
+
 /* "NAME: (sym+off/size) a=1", or "NAME: (ret+off/size <- func) a=1" */
 static void rbtr_kp_print(struct seq_buf *s, const struct rbtr_event_type *type,
 			  const void *rec, unsigned int len)
@@ -183,13 +213,14 @@ static void rbtr_kp_print(struct seq_buf *s, const struct rbtr_event_type *type,
 	const struct rbtr_kprobe *tk = container_of(type, struct rbtr_kprobe, type);
 	const struct rbtr_kretp_entry *re = rec;
 	const struct rbtr_kp_entry *e = rec;
+	char sym[KSYM_SYMBOL_LEN];
 
 	if (len < tk->fixed) {
 		seq_buf_printf(s, "%s: (short record)\n", tk->name);
 		return;
 	}
 	if (tk->is_return)
-		seq_buf_printf(s, "%s: (%pS <- %ps)", tk->name, (void *)re->ret_ip,
+		seq_buf_printf(s, "%s: (%s <- %ps)", tk->name, rbtr_kp_ret_sym(sym, re->ret_ip),
 			       (void *)re->func);
 	else
 		seq_buf_printf(s, "%s: (%pS)", tk->name, (void *)e->ip);
@@ -277,7 +308,10 @@ static bool rbtr_kp_good_name(const char *name)
 	return true;
 }
 
-/* "[GRP/]NAME" into @tk's group and name; an empty @ev leaves both NULL. */
+/*
+ * "[GRP/]NAME" into @tk's group and name. An empty @ev leaves both NULL,
+ * "GRP/" the name: rbtr_kp_parse_target() makes ftrace's default ones.
+ */
 static int rbtr_kp_parse_event(struct rbtr_kprobe *tk, const char *ev)
 {
 	const char *slash = strchr(ev, '/');
@@ -286,14 +320,18 @@ static int rbtr_kp_parse_event(struct rbtr_kprobe *tk, const char *ev)
 		return 0;
 	if (slash) {
 		tk->group = kstrndup(ev, slash - ev, GFP_KERNEL);
+		if (!tk->group)
+			return -ENOMEM;
+		if (!rbtr_kp_good_name(tk->group))
+			return -EINVAL;
 		ev = slash + 1;
-	} else {
-		tk->group = kstrdup(RBTR_KP_GROUP, GFP_KERNEL);
+		if (!*ev)
+			return 0;
 	}
 	tk->name = kstrdup(ev, GFP_KERNEL);
-	if (!tk->group || !tk->name)
+	if (!tk->name)
 		return -ENOMEM;
-	return rbtr_kp_good_name(tk->group) && rbtr_kp_good_name(tk->name) ? 0 : -EINVAL;
+	return rbtr_kp_good_name(tk->name) ? 0 : -EINVAL;
 }
 
 /* "p", "p:EV", "r", "r10:EV": the kind and the event name. */
@@ -338,39 +376,59 @@ static int rbtr_kp_parse_target(struct rbtr_kprobe *tk, const char *target)
 	}
 	if (!*tk->symbol || isdigit(*tk->symbol))
 		return -EINVAL;
-	if (tk->is_return && off)
-		return -EINVAL;
 	tk->rp.kp.symbol_name = tk->symbol;
 	tk->rp.kp.offset = off;
+	if (!tk->group)
+		tk->group = kstrdup(RBTR_KP_GROUP, GFP_KERNEL);
 	if (!tk->name) {
 		/* ftrace's default name, "p_SYM_OFF" with odd bytes as '_' */
 		char *c;
 
-		tk->group = kstrdup(RBTR_KP_GROUP, GFP_KERNEL);
 		tk->name = kasprintf(GFP_KERNEL, "%c_%s_%lu", tk->is_return ? 'r' : 'p',
 				     tk->symbol, off);
-		if (!tk->group || !tk->name)
+		if (!tk->name)
 			return -ENOMEM;
 		for (c = tk->name; *c; c++)
 			if (!isalnum(*c))
 				*c = '_';
 	}
-	return 0;
+	return tk->group ? 0 : -ENOMEM;
 }
 
+/*
+ * kprobe_on_func_entry() (not exported), for a registered probe: at
+ * offset 0, or at 4 after an ENDBR that the kprobe skipped (x86's
+ * arch_adjust_kprobe_addr()).
+ */
+static bool rbtr_kp_at_entry(const struct kprobe *kp)
+{
+	u32 insn __maybe_unused;
+
+	if (!kp->offset)
+		return true;
+#ifdef CONFIG_X86_KERNEL_IBT
+	if (kp->offset == 4 &&
+	    !copy_from_kernel_nofault(&insn, (void *)kp->addr - 4, sizeof(insn)))
+		return is_endbr(insn);
+#endif
+	return false;
+}
+
+/* The arguments of a registered probe: $argN depends on where it is. */
 static int rbtr_kp_parse_args(struct rbtr_kprobe *tk, int argc, char **argv)
 {
+	bool at_entry = rbtr_kp_at_entry(&tk->rp.kp);
 	unsigned int i, j;
 	int ret;
 
+	tk->at_entry = at_entry;
 	if (argc > RBTR_KP_MAX_ARGS)
 		return -E2BIG;
 	tk->args = kcalloc(argc, sizeof(*tk->args), GFP_KERNEL);
 	if (argc && !tk->args)
 		return -ENOMEM;
 	for (i = 0; i < argc; i++) {
-		ret = rbtr_kp_parse_arg(&tk->args[i], argv[i], i, tk->is_return,
-					!tk->rp.kp.offset);
+		ret = rbtr_kp_parse_arg(&tk->args[i], argv[i], i, tk->is_return, at_entry);
 		if (ret)
 			return ret;
 		tk->nr_args++;
@@ -394,10 +452,6 @@ static struct rbtr_kprobe *rbtr_kp_parse(int argc, char **argv)
 	ret = rbtr_kp_parse_head(tk, argv[0]);
 	if (!ret)
 		ret = rbtr_kp_parse_target(tk, argv[1]);
-	if (!ret)
-		ret = rbtr_kp_parse_args(tk, argc - 2, argv + 2);
-	if (!ret)
-		ret = rbtr_kp_make_fields(tk);
 	if (ret) {
 		rbtr_kp_free(tk);
 		return ERR_PTR(ret);
@@ -420,6 +474,21 @@ static struct rbtr_kprobe *rbtr_kp_find(const char *group, const char *name)
 	return NULL;
 }
 
+/*
+ * Does @symbol exist? Only asked after register_kprobe() said -ENOENT
+ * for it at an offset (kallsyms_lookup_name() is not exported): a
+ * disabled probe at its start, removed at once, patches nothing.
+ */
+static bool rbtr_kp_symbol_exists(const char *symbol)
+{
+	struct kprobe kp = { .symbol_name = symbol, .flags = KPROBE_FLAG_DISABLED };
+
+	if (register_kprobe(&kp))
+		return false;
+	unregister_kprobe(&kp);
+	return true;
+}
+
 static int rbtr_kp_register(struct rbtr_kprobe *tk)
 {
 	int ret;
@@ -428,8 +497,13 @@ static int rbtr_kp_register(struct rbtr_kprobe *tk)
 		ret = register_kretprobe(&tk->rp);
 	else
 		ret = register_kprobe(&tk->rp.kp);
-	/* An unknown symbol: ftrace finds it out when parsing, -EINVAL. */
-	return ret == -ENOENT ? -EINVAL : ret;
+	/*
+	 * ftrace refuses an unknown symbol when parsing, -EINVAL; an offset
+	 * past its end is register_kprobe()'s -ENOENT.
+	 */
+	if (ret == -ENOENT && (!tk->rp.kp.offset || !rbtr_kp_symbol_exists(tk->symbol)))
+		return -EINVAL;
+	return ret;
 }
 
 static void rbtr_kp_unregister(struct rbtr_kprobe *tk)
@@ -443,6 +517,7 @@ static void rbtr_kp_unregister(struct rbtr_kprobe *tk)
 static int rbtr_kp_create(int argc, char **argv)
 {
 	struct rbtr_kprobe *tk = rbtr_kp_parse(argc, argv);
+	bool registered = false;
 	int ret;
 
 	if (IS_ERR(tk))
@@ -456,18 +531,24 @@ static int rbtr_kp_create(int argc, char **argv)
 		rbtr_kp_scratch = __alloc_percpu(RBTR_KP_SCRATCH, sizeof(long));
 	if (!rbtr_kp_scratch)
 		goto fail;
+	/* Disabled: nothing is patched in before its event is enabled. */
 	ret = rbtr_kp_register(tk);
 	if (ret)
 		goto fail;
-	ret = rbtr_event_register(&tk->type);
-	if (ret) {
-		rbtr_kp_unregister(tk);
+	registered = true;
+	ret = rbtr_kp_parse_args(tk, argc - 2, argv + 2);
+	if (!ret)
+		ret = rbtr_kp_make_fields(tk);
+	if (!ret)
+		ret = rbtr_event_register(&tk->type);
+	if (ret)
 		goto fail;
-	}
 	list_add_tail(&tk->list, &rbtr_kprobes);
 	mutex_unlock(&rbtr_kp_mutex);
 	return 0;
 fail:
+	if (registered)
+		rbtr_kp_unregister(tk);
 	mutex_unlock(&rbtr_kp_mutex);
 	rbtr_kp_free(tk);
 	return ret;

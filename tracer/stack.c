@@ -105,9 +105,10 @@ static struct rbtr_event_type rbtr_stack_type = {
 	.id		= RBTR_STACK_ID,
 	.fields		= rbtr_stack_fields,
 	.nr_fields	= ARRAY_SIZE(rbtr_stack_fields),
-	.print_fmt	= "\"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n"
-			  "\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n"
-			  "\\t=> %ps\\n\\t=> %ps\\n\", "
+	/* As the kernel prints it: its F_printk()'s three literals, quoted. */
+	.print_fmt	= "\"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" "
+			  "\"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" "
+			  "\"\\t=> %ps\\n\\t=> %ps\\n\", "
 			  "(void *)REC->caller[0], (void *)REC->caller[1], "
 			  "(void *)REC->caller[2], (void *)REC->caller[3], "
 			  "(void *)REC->caller[4], (void *)REC->caller[5], "
@@ -134,17 +135,34 @@ static void rbtr_stack_emit(struct rbt_buffer *buffer, unsigned int ctx,
 	rbt_unlock_commit(buffer);
 }
 
-/**
- * rbtr_stack_write - write a kernel_stack record of the current stack
- * @buffer: the buffer
- * @ctx: rbtr_trace_ctx() of the event the stack goes with
- * @skip: frames to leave out after rbtrace's own
- *
- * Safe in any context, NMI included: no lock, no allocation. A fifth
- * nesting level on one CPU (cannot happen: task, softirq, IRQ, NMI)
- * writes nothing.
+/*
+ * Where the stack of the probed code starts in @calls, as
+ * stack_trace_save_regs() (not exported) would begin it: at @ip if the
+ * unwinder went through the exception frame of an int3 kprobe; else, at
+ * a function's entry (an ftrace-based kprobe), at its return address
+ * @caller, with @ip put in the slot before it (a frame of rbtrace or of
+ * kprobes). Return: the index, or @nr when neither is found.
  */
-void notrace rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsigned int skip)
+static unsigned int rbtr_stack_find_regs(unsigned long *calls, unsigned int nr,
+					 unsigned long ip, unsigned long caller)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (calls[i] == ip)
+			return i;
+	for (i = 1; caller && i < nr; i++) {
+		if (calls[i] == caller) {
+			calls[i - 1] = ip;
+			return i - 1;
+		}
+	}
+	return nr;
+}
+
+static void notrace rbtr_stack_save(struct rbt_buffer *buffer, unsigned int ctx,
+				    unsigned int skip, struct pt_regs *regs,
+				    unsigned long caller)
 {
 	unsigned long *calls;
 	unsigned int nr, first = 0;
@@ -164,10 +182,15 @@ void notrace rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsig
 	if (level >= RBTR_STACK_NESTING)
 		goto out;
 	calls = this_cpu_ptr(rbtr_stack_areas)->calls[level];
-	/* Step 2: save, leave out rbtrace's own frames, then @skip more. */
+	/* Step 2: save, leave out rbtrace's own frames (and kprobes'), then @skip more. */
 	nr = stack_trace_save(calls, RBTR_STACK_MAX, 0);
-	while (first < nr && within_module(calls[first], THIS_MODULE))
-		first++;
+	if (regs)
+		first = rbtr_stack_find_regs(calls, nr, instruction_pointer(regs), caller);
+	if (!regs || first == nr) {
+		first = 0;
+		while (first < nr && within_module(calls[first], THIS_MODULE))
+			first++;
+	}
 	first = min(first + skip, nr);
 	rbtr_stack_emit(buffer, ctx, calls + first, nr - first);
 out:
@@ -175,6 +198,37 @@ out:
 	barrier();
 	__this_cpu_dec(rbtr_stack_depth);
 	preempt_enable_notrace();
+}
+
+/**
+ * rbtr_stack_write_regs - a kernel_stack record of the code a kprobe hit
+ * @buffer: the buffer
+ * @ctx: the context of the probe's event
+ * @regs: the registers at the probe
+ * @caller: at a function's entry, its return address (else 0)
+ *
+ * As ftrace's stack of a kprobe event, which starts at the probed
+ * address; if that is not found on the stack, as rbtr_stack_write().
+ */
+void notrace rbtr_stack_write_regs(struct rbt_buffer *buffer, unsigned int ctx,
+				   struct pt_regs *regs, unsigned long caller)
+{
+	rbtr_stack_save(buffer, ctx, 0, regs, caller);
+}
+
+/**
+ * rbtr_stack_write - write a kernel_stack record of the current stack
+ * @buffer: the buffer
+ * @ctx: rbtr_trace_ctx() of the event the stack goes with
+ * @skip: frames to leave out after rbtrace's own
+ *
+ * Safe in any context, NMI included: no lock, no allocation. A fifth
+ * nesting level on one CPU (cannot happen: task, softirq, IRQ, NMI)
+ * writes nothing.
+ */
+void notrace rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsigned int skip)
+{
+	rbtr_stack_save(buffer, ctx, skip, NULL, 0);
 }
 
 /**

@@ -12,11 +12,14 @@
 struct rbt_buffer;
 struct rbtr_trace;
 struct dentry;
+struct pt_regs;
 
 /* On while options/stacktrace is 1: tested by rbtr_event_commit(). */
 DECLARE_STATIC_KEY_FALSE(rbtr_stacktrace_key);
 
 void rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsigned int skip);
+void rbtr_stack_write_regs(struct rbt_buffer *buffer, unsigned int ctx,
+			   struct pt_regs *regs, unsigned long caller);
 void rbtr_stack_after_event(struct rbt_buffer *buffer);
 struct dentry *rbtr_options_dir(struct rbtr_trace *tr);
 int rbtr_stack_init(void);
