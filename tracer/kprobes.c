@@ -177,6 +177,7 @@ static int rbtr_kp_handler(struct kprobe *p, struct pt_regs *regs)
 	rbtr_kp_record(container_of(p, struct rbtr_kprobe, rp.kp), regs, 0);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(rbtr_kp_handler);
 
 static int rbtr_kretp_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -188,6 +189,7 @@ static int rbtr_kretp_handler(struct kretprobe_instance *ri, struct pt_regs *reg
 			       get_kretprobe_retaddr(ri));
 	return 0;
 }
+
 NOKPROBE_SYMBOL(rbtr_kretp_handler);
 
 /* ---- the event type -------------------------------------------------------- */
@@ -225,7 +227,7 @@ static void rbtr_kp_print(struct seq_buf *s, const struct rbtr_event_type *type,
 	else
 		seq_buf_printf(s, "%s: (%pS)", tk->name, (void *)e->ip);
 	rbtr_kp_print_args(s, tk->args, tk->nr_args, rec, len);
-	seq_buf_putc(s, '\n');
+	seq_buf_printf(s, "\n");
 }
 
 /* Called under the registry mutex, as is the one that sets @dying. */

@@ -25,7 +25,10 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/seq_buf.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
 #include <linux/stacktrace.h>
+#include <linux/stringify.h>
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
@@ -45,6 +48,9 @@ struct rbtr_stack_entry {
 	int			size;
 	unsigned long		caller[];
 };
+
+/* trace_export.c's F_printk(): the format file's print fmt of an ftrace event */
+#define RBTR_F_PRINTK(fmt, args...)	__stringify(fmt) ", " __stringify(args)
 
 struct rbtr_stack_area {
 	unsigned long	calls[RBTR_STACK_NESTING][RBTR_STACK_MAX];
@@ -74,7 +80,7 @@ static void rbtr_stack_print_ip(struct seq_buf *s, unsigned long ip)
 	sprint_symbol_no_offset(sym, ip);
 	sym[strcspn(sym, " ")] = '\0';
 	if (*sym && strncmp(sym, "0x", 2))
-		seq_buf_puts(s, sym);
+		seq_buf_printf(s, "%s", sym);
 	else
 		seq_buf_printf(s, "0x%08lx", ip);
 }
@@ -88,14 +94,14 @@ static void rbtr_stack_print(struct seq_buf *s, const struct rbtr_event_type *ty
 
 	if (len >= sizeof(*e))
 		n = (len - sizeof(*e)) / sizeof(unsigned long);
-	seq_buf_puts(s, "<stack trace>\n");
+	seq_buf_printf(s, "<stack trace>\n");
 	for (i = 0; i < n; i++) {
 		memcpy(&ip, &e->caller[i], sizeof(ip));
 		if (ip == ULONG_MAX)
 			break;
-		seq_buf_puts(s, " => ");
+		seq_buf_printf(s, " => ");
 		rbtr_stack_print_ip(s, ip);
-		seq_buf_putc(s, '\n');
+		seq_buf_printf(s, "\n");
 	}
 }
 
@@ -105,14 +111,14 @@ static struct rbtr_event_type rbtr_stack_type = {
 	.id		= RBTR_STACK_ID,
 	.fields		= rbtr_stack_fields,
 	.nr_fields	= ARRAY_SIZE(rbtr_stack_fields),
-	/* As the kernel prints it: its F_printk()'s three literals, quoted. */
-	.print_fmt	= "\"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" "
-			  "\"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" "
-			  "\"\\t=> %ps\\n\\t=> %ps\\n\", "
-			  "(void *)REC->caller[0], (void *)REC->caller[1], "
-			  "(void *)REC->caller[2], (void *)REC->caller[3], "
-			  "(void *)REC->caller[4], (void *)REC->caller[5], "
-			  "(void *)REC->caller[6], (void *)REC->caller[7]",
+	/* The kernel's F_printk() of kernel_stack, stringified as the kernel does. */
+	.print_fmt	= RBTR_F_PRINTK("\t=> %ps\n\t=> %ps\n\t=> %ps\n"
+					"\t=> %ps\n\t=> %ps\n\t=> %ps\n"
+					"\t=> %ps\n\t=> %ps\n",
+					(void *)REC->caller[0], (void *)REC->caller[1],
+					(void *)REC->caller[2], (void *)REC->caller[3],
+					(void *)REC->caller[4], (void *)REC->caller[5],
+					(void *)REC->caller[6], (void *)REC->caller[7]),
 	.print		= rbtr_stack_print,
 };
 
@@ -250,6 +256,19 @@ void notrace rbtr_stack_after_event(struct rbt_buffer *buffer)
 
 /* ---- options/stacktrace ------------------------------------------------- */
 
+static void rbtr_stack_set(bool on)
+{
+	mutex_lock(&rbtr_stack_mutex);
+	if (on != rbtr_stack_on) {
+		if (on)
+			static_branch_enable(&rbtr_stacktrace_key);
+		else
+			static_branch_disable(&rbtr_stacktrace_key);
+		WRITE_ONCE(rbtr_stack_on, on);
+	}
+	mutex_unlock(&rbtr_stack_mutex);
+}
+
 static ssize_t rbtr_stack_opt_read(struct file *filp, char __user *ubuf, size_t cnt,
 				   loff_t *ppos)
 {
@@ -268,18 +287,61 @@ static ssize_t rbtr_stack_opt_write(struct file *filp, const char __user *ubuf, 
 		return ret;
 	if (val > 1)
 		return -EINVAL;
-	mutex_lock(&rbtr_stack_mutex);
-	if (val != rbtr_stack_on) {
-		if (val)
-			static_branch_enable(&rbtr_stacktrace_key);
-		else
-			static_branch_disable(&rbtr_stacktrace_key);
-		WRITE_ONCE(rbtr_stack_on, val);
-	}
-	mutex_unlock(&rbtr_stack_mutex);
+	rbtr_stack_set(val);
 	*ppos += cnt;
 	return cnt;
 }
+
+/*
+ * trace_options: rbtrace's options, one a line, "no" in front of those
+ * off, as ftrace's (libtracefs reads it to learn which options exist:
+ * trace-cmd record -T crashes without it). Written, "name" or "noname"
+ * sets one; an unknown name is -EINVAL, as ftrace's trace_set_options().
+ */
+static int rbtr_trace_options_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%sstacktrace\n", READ_ONCE(rbtr_stack_on) ? "" : "no");
+	return 0;
+}
+
+static int rbtr_trace_options_open(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open();
+
+	return ret ?: single_open(file, rbtr_trace_options_show, NULL);
+}
+
+static ssize_t rbtr_trace_options_write(struct file *filp, const char __user *ubuf,
+					size_t cnt, loff_t *ppos)
+{
+	char buf[64], *name;
+	bool on = true;
+
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	name = strim(buf);
+	if (str_has_prefix(name, "no")) {
+		on = false;
+		name += 2;
+	}
+	if (strcmp(name, "stacktrace"))
+		return -EINVAL;
+	rbtr_stack_set(on);
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rbtr_trace_options_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_trace_options_open,
+	.read		= seq_read,
+	.write		= rbtr_trace_options_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
 
 static const struct file_operations rbtr_stack_opt_fops = {
 	.owner		= THIS_MODULE,
@@ -303,7 +365,7 @@ struct dentry *rbtr_options_dir(struct rbtr_trace *tr)
 }
 
 /**
- * rbtr_stack_files - create options/stacktrace
+ * rbtr_stack_files - create options/stacktrace and trace_options
  * @tr: the tracer
  */
 void rbtr_stack_files(struct rbtr_trace *tr)
@@ -312,6 +374,7 @@ void rbtr_stack_files(struct rbtr_trace *tr)
 
 	if (!IS_ERR(dir))
 		debugfs_create_file("stacktrace", 0600, dir, tr, &rbtr_stack_opt_fops);
+	debugfs_create_file("trace_options", 0600, tr->dir, tr, &rbtr_trace_options_fops);
 }
 
 /**
