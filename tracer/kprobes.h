@@ -89,8 +89,18 @@ unsigned int rbtr_kp_fetch_args(const struct rbtr_kp_arg *args, unsigned int nr,
 void rbtr_kp_print_args(struct seq_buf *s, const struct rbtr_kp_arg *args,
 			unsigned int nr, const void *rec, unsigned int len);
 
-/* kprobe_events and the probes' lifetime (kprobes.c) */
+/* kprobe_events and the probes' lifetime (kprobes.c): none without kretprobes */
+#ifdef CONFIG_KRETPROBES
 void rbtr_kprobes_files(struct rbtr_trace *tr);
 void rbtr_kprobes_exit(void);
+#else
+static inline void rbtr_kprobes_files(struct rbtr_trace *tr)
+{
+}
+
+static inline void rbtr_kprobes_exit(void)
+{
+}
+#endif
 
 #endif /* _RBTR_KPROBES_H */
