@@ -500,10 +500,12 @@ static int rbtr_kp_register(struct rbtr_kprobe *tk)
 	else
 		ret = register_kprobe(&tk->rp.kp);
 	/*
-	 * ftrace refuses an unknown symbol when parsing, -EINVAL; an offset
-	 * past its end is register_kprobe()'s -ENOENT.
+	 * Since 6.6 (validate_probe_symbol()) ftrace refuses an unknown
+	 * symbol when parsing, -EINVAL; before, with register_kprobe()'s
+	 * -ENOENT, which is still what an offset past its end gets.
 	 */
-	if (ret == -ENOENT && (!tk->rp.kp.offset || !rbtr_kp_symbol_exists(tk->symbol)))
+	if (IS_ENABLED(RBT_KPROBE_NOSYM_EINVAL) && ret == -ENOENT &&
+	    (!tk->rp.kp.offset || !rbtr_kp_symbol_exists(tk->symbol)))
 		return -EINVAL;
 	return ret;
 }

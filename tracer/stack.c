@@ -142,6 +142,32 @@ static void rbtr_stack_emit(struct rbt_buffer *buffer, unsigned int ctx,
 }
 
 /*
+ * The first frame in the function of @ip, made @ip (6.1's unwinder gives
+ * the probed function's frame after kprobes' ftrace trampoline, with an
+ * address of its own): its bounds from sprint_symbol()'s "+off/size".
+ */
+static unsigned int rbtr_stack_find_func(unsigned long *calls, unsigned int nr,
+					 unsigned long ip)
+{
+	char sym[KSYM_SYMBOL_LEN], *plus;
+	unsigned long off, size, start;
+	unsigned int i;
+
+	sprint_symbol(sym, ip);
+	plus = strrchr(sym, '+');
+	if (!plus || sscanf(plus, "+%lx/%lx", &off, &size) != 2)
+		return nr;
+	start = ip - off;
+	for (i = 0; i < nr; i++) {
+		if (calls[i] >= start && calls[i] < start + size) {
+			calls[i] = ip;
+			return i;
+		}
+	}
+	return nr;
+}
+
+/*
  * Where the stack of the probed code starts in @calls, as
  * stack_trace_save_regs() (not exported) would begin it: at @ip if the
  * unwinder went through the exception frame of an int3 kprobe; else, at
@@ -163,7 +189,7 @@ static unsigned int rbtr_stack_find_regs(unsigned long *calls, unsigned int nr,
 			return i - 1;
 		}
 	}
-	return nr;
+	return rbtr_stack_find_func(calls, nr, ip);
 }
 
 static void notrace rbtr_stack_save(struct rbt_buffer *buffer, unsigned int ctx,
