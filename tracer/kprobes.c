@@ -48,6 +48,12 @@
 #define RBTR_KP_GROUP		"kprobes"
 /* ftrace's WRITE_BUFSIZE: a longer write is taken up to its last line. */
 #define RBTR_KP_WRITE_MAX	4096
+/* An unknown symbol is ftrace's -EINVAL since 6.6, -ENOENT before (Kbuild) */
+#ifdef RBT_KPROBE_NOSYM_EINVAL
+#define RBTR_KP_NOSYM_EINVAL	true
+#else
+#define RBTR_KP_NOSYM_EINVAL	false
+#endif
 /* ftrace's KRETPROBE_MAXACTIVE_MAX (not in a header) */
 #define RBTR_KP_MAXACTIVE_MAX	4096
 
@@ -504,7 +510,7 @@ static int rbtr_kp_register(struct rbtr_kprobe *tk)
 	 * symbol when parsing, -EINVAL; before, with register_kprobe()'s
 	 * -ENOENT, which is still what an offset past its end gets.
 	 */
-	if (IS_ENABLED(RBT_KPROBE_NOSYM_EINVAL) && ret == -ENOENT &&
+	if (RBTR_KP_NOSYM_EINVAL && ret == -ENOENT &&
 	    (!tk->rp.kp.offset || !rbtr_kp_symbol_exists(tk->symbol)))
 		return -EINVAL;
 	return ret;
