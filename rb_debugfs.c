@@ -32,6 +32,8 @@
 #include "tracer/trace.h"
 #include "tracer/tracepoints.h"
 #include "tracer/function.h"
+#include "tracer/kprobes.h"
+#include "tracer/stack.h"
 
 /* Longest control-file write taken; tracefs's are short lines too. */
 #define RB_CTRL_WRITE_MAX	64
@@ -516,6 +518,8 @@ static int rb_create_tree(struct rbtr_trace *tr)
 	rbtr_cmdlines_files(tr);
 	rbtr_marker_files(tr);
 	rbtr_function_files(tr);
+	rbtr_kprobes_files(tr);
+	rbtr_stack_files(tr);
 	return 0;
 }
 

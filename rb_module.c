@@ -14,6 +14,8 @@
 #include "tracer/trace.h"
 #include "tracer/tracepoints.h"
 #include "tracer/function.h"
+#include "tracer/kprobes.h"
+#include "tracer/stack.h"
 
 #define RB_DEFAULT_SIZE_KB	1024UL
 #define RB_MAX_SIZE_KB		BIT(22)	/* 4 GiB per CPU: beyond is absurd */
@@ -126,13 +128,16 @@ static int __init rb_init(void)
 	ret = rbtr_function_init(tr);
 	if (ret)
 		goto fail_tracepoints;
-	ret = rb_init_step(2);
+	ret = rbtr_stack_init();
 	if (ret)
 		goto fail_function;
+	ret = rb_init_step(2);
+	if (ret)
+		goto fail_stack;
 	ret = rb_debugfs_init(tr);
 	if (ret) {
 		pr_err("rbtrace: cannot create the debugfs files (%d)\n", ret);
-		goto fail_function;
+		goto fail_stack;
 	}
 	ret = rb_init_step(3);
 	if (ret)
@@ -143,6 +148,8 @@ static int __init rb_init(void)
 	/* No event could be enabled (no file opened): no probe is running. */
 fail_files:
 	rb_debugfs_exit(tr);
+fail_stack:
+	rbtr_stack_exit();
 fail_function:
 	rbtr_function_exit();
 fail_tracepoints:
@@ -162,8 +169,10 @@ static void __exit rb_exit(void)
 {
 	struct rbtr_trace *tr = &rbtr_global_trace;
 
+	rbtr_kprobes_exit();
 	rbtr_function_exit();
 	rbtr_tracepoints_exit();
+	rbtr_stack_exit();
 	rb_debugfs_exit(tr);
 	rbtr_marker_exit();
 	rbtr_cmdlines_exit();

@@ -24,6 +24,7 @@
 #include <rbtrace/rbtrace.h>
 #include "events.h"
 #include "trace.h"
+#include "stack.h"
 
 /* ftrace's set_event parser takes words of at most 127 bytes. */
 #define RBTR_EVENT_WORD_MAX	127
@@ -644,6 +645,9 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type
 void rbtr_event_commit(struct rbt_buffer *buffer)
 {
 	rbt_unlock_commit(buffer);
+	/* options/stacktrace: one patched-out jump while it is 0. */
+	if (static_branch_unlikely(&rbtr_stacktrace_key))
+		rbtr_stack_after_event(buffer);
 }
 
 /*

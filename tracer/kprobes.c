@@ -1,0 +1,786 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace dynamic probes: kprobe_events, with ftrace's syntax, errnos and
+ * read-back text, making events/<GRP>/<NAME>/ (default group "kprobes")
+ * whose records are laid out as the kernel's own kprobe events:
+ * struct trace_entry, then __probe_ip (kprobe) or __probe_func and
+ * __probe_ret_ip (kretprobe), then the fetched arguments (kprobe_args.c).
+ *
+ *	p[:[GRP/]NAME] SYM[+OFF] [ARGS]		a kprobe
+ *	r[MAXACTIVE][:[GRP/]NAME] SYM [ARGS]	a kretprobe (also p ... SYM%return)
+ *	-:[GRP/]NAME				remove one
+ *
+ * A probe is registered with the kernel (register_kprobe(),
+ * register_kretprobe()) when it is defined, disabled, so that a bad
+ * symbol or offset is refused then, as ftrace does; enabling its event
+ * enables the kprobe. Its event type is registered at run time in the
+ * event registry with an id of its own.
+ *
+ * Removal: an enabled probe is refused with -EBUSY. Its kprobe is
+ * unregistered (which waits for handlers in flight), then its event type
+ * (which removes its files and waits for their operations). The type is
+ * then kept, not freed, until unload: the text output looks types up by
+ * id without a lock (events.c), and may still hold this one; its id is
+ * not given again, so its records left in the buffer print as unknown.
+ */
+#include <linux/kernel.h>
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/seq_buf.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#ifdef CONFIG_X86_KERNEL_IBT
+#include <asm/ibt.h>
+#endif
+#include <rbtrace/rbtrace.h>
+#include "events.h"
+#include "kprobes.h"
+#include "stack.h"
+#include "trace.h"
+
+#define RBTR_KP_GROUP		"kprobes"
+/* ftrace's WRITE_BUFSIZE: a longer write is taken up to its last line. */
+#define RBTR_KP_WRITE_MAX	4096
+/* An unknown symbol is ftrace's -EINVAL since 6.6, -ENOENT before (Kbuild) */
+#ifdef RBT_KPROBE_NOSYM_EINVAL
+#define RBTR_KP_NOSYM_EINVAL	true
+#else
+#define RBTR_KP_NOSYM_EINVAL	false
+#endif
+/* ftrace's KRETPROBE_MAXACTIVE_MAX (not in a header) */
+#define RBTR_KP_MAXACTIVE_MAX	4096
+
+/* The kernel's struct kprobe_trace_entry_head and kretprobe_trace_entry_head */
+struct rbtr_kp_entry {
+	struct rbtr_entry	ent;
+	unsigned long		ip;
+};
+
+struct rbtr_kretp_entry {
+	struct rbtr_entry	ent;
+	unsigned long		func;
+	unsigned long		ret_ip;
+};
+
+/**
+ * struct rbtr_kprobe - one probe of kprobe_events
+ * @list: in rbtr_kprobes or, removed, in rbtr_kp_dead (under rbtr_kp_mutex)
+ * @type: its event type
+ * @rp: the kretprobe; rp.kp the kprobe of either kind
+ * @is_return: a kretprobe
+ * @at_entry: at a function's entry
+ * @dying: being removed: enabling it is refused (under the registry mutex)
+ * @group: its system
+ * @name: its event name
+ * @symbol: the probed symbol
+ * @nr_args: number of fetch arguments
+ * @args: the fetch arguments
+ * @fields: __probe_ip (or __probe_func, __probe_ret_ip) and the arguments
+ * @print_fmt: its format file's print fmt
+ * @fixed: size of the record without its strings
+ */
+struct rbtr_kprobe {
+	struct list_head	list;
+	struct rbtr_event_type	type;
+	struct kretprobe	rp;
+	bool			is_return;
+	bool			at_entry;
+	bool			dying;
+	char			*group;
+	char			*name;
+	char			*symbol;
+	unsigned int		nr_args;
+	struct rbtr_kp_arg	*args;
+	struct rbtr_field	*fields;
+	char			*print_fmt;
+	unsigned int		fixed;
+};
+
+/* Serialises kprobe_events: its probe list, creation and removal. */
+static DEFINE_MUTEX(rbtr_kp_mutex);
+static LIST_HEAD(rbtr_kprobes);
+static LIST_HEAD(rbtr_kp_dead);
+/*
+ * Where a handler builds its record before reserving it at its exact
+ * size. One per CPU is enough: kprobe handlers never nest on a CPU (a
+ * probe hit while one runs is missed, kprobe_running()), kretprobe
+ * handlers included. Allocated with the first probe, freed at unload.
+ */
+static void __percpu *rbtr_kp_scratch;
+
+static const struct rbtr_field rbtr_kp_ip_fields[] = {
+	RBTR_FIELD(RBTR_REC(struct rbtr_kp_entry)->ip, "unsigned long", "__probe_ip",
+		   RBTR_FIELD_HEX),
+};
+
+static const struct rbtr_field rbtr_kretp_ip_fields[] = {
+	RBTR_FIELD(RBTR_REC(struct rbtr_kretp_entry)->func, "unsigned long", "__probe_func",
+		   RBTR_FIELD_HEX),
+	RBTR_FIELD(RBTR_REC(struct rbtr_kretp_entry)->ret_ip, "unsigned long",
+		   "__probe_ret_ip", RBTR_FIELD_HEX),
+};
+
+/* ---- recording ----------------------------------------------------------- */
+
+/* The probed code's context, as ftrace's tracing_gen_ctx_dec(). */
+static unsigned int rbtr_kp_ctx(void)
+{
+	unsigned int ctx = rbtr_trace_ctx();
+
+	if (IS_ENABLED(CONFIG_PREEMPTION) && (ctx & 0xf))
+		ctx--;
+	return ctx;
+}
+
+/*
+ * Build the record in this CPU's scratch area (preemption is disabled
+ * in kprobe handlers), then copy it into a reservation of its size.
+ */
+static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
+			   unsigned long ret_ip)
+{
+	struct rbt_buffer *buffer = rbtr_global_trace.buffer;
+	unsigned int hdr = sizeof(struct rbtr_entry), size, ctx = rbtr_kp_ctx();
+	void *scratch = this_cpu_ptr(rbtr_kp_scratch), *rec;
+	unsigned long caller = 0;
+
+	if (tk->is_return) {
+		struct rbtr_kretp_entry *e = scratch;
+
+		e->func = (unsigned long)tk->rp.kp.addr;
+		e->ret_ip = ret_ip;
+	} else {
+		((struct rbtr_kp_entry *)scratch)->ip = (unsigned long)tk->rp.kp.addr;
+	}
+	size = rbtr_kp_fetch_args(tk->args, tk->nr_args, regs, scratch, tk->fixed,
+				  RBTR_KP_SCRATCH);
+	rec = rbtr_event_reserve(buffer, &tk->type, size, ctx);
+	if (!rec)
+		return;
+	memcpy(rec + hdr, scratch + hdr, size - hdr);
+	/* The buffer rounds a record up to four bytes: no stale bytes there. */
+	memset(rec + size, 0, ALIGN(size, 4) - size);
+	/* Not rbtr_event_commit(): the stack starts at the probed code. */
+	rbt_unlock_commit(buffer);
+	if (!static_branch_unlikely(&rbtr_stacktrace_key))
+		return;
+	if (!tk->is_return && tk->at_entry &&
+	    copy_from_kernel_nofault(&caller, (void *)kernel_stack_pointer(regs),
+				     sizeof(caller)))
+		caller = 0;
+	rbtr_stack_write_regs(buffer, ctx, regs, caller);
+}
+
+static int rbtr_kp_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	rbtr_kp_record(container_of(p, struct rbtr_kprobe, rp.kp), regs, 0);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(rbtr_kp_handler);
+
+static int rbtr_kretp_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	if (rp)
+		rbtr_kp_record(container_of(rp, struct rbtr_kprobe, rp), regs,
+			       get_kretprobe_retaddr(ri));
+	return 0;
+}
+
+NOKPROBE_SYMBOL(rbtr_kretp_handler);
+
+/* ---- the event type -------------------------------------------------------- */
+
+/*
+ * A kretprobe's return address, as ftrace's kretprobed(): another
+ * kretprobe's trampoline (two on one function: the inner one finds the
+ * outer one's there) is "[unknown/kretprobe'd]".
+ */
+static const char *rbtr_kp_ret_sym(char *sym, unsigned long ip)
+{
+	sprint_symbol(sym, ip);
+	if (str_has_prefix(sym, "arch_rethook_trampoline+") ||
+	    str_has_prefix(sym, "__kretprobe_trampoline+"))
+		return "[unknown/kretprobe'd]";
+	return sym;
+}
+
+/* "NAME: (sym+off/size) a=1", or "NAME: (ret+off/size <- func) a=1" */
+static void rbtr_kp_print(struct seq_buf *s, const struct rbtr_event_type *type,
+			  const void *rec, unsigned int len)
+{
+	const struct rbtr_kprobe *tk = container_of(type, struct rbtr_kprobe, type);
+	const struct rbtr_kretp_entry *re = rec;
+	const struct rbtr_kp_entry *e = rec;
+	char sym[KSYM_SYMBOL_LEN];
+
+	if (len < tk->fixed) {
+		seq_buf_printf(s, "%s: (short record)\n", tk->name);
+		return;
+	}
+	if (tk->is_return)
+		seq_buf_printf(s, "%s: (%s <- %ps)", tk->name, rbtr_kp_ret_sym(sym, re->ret_ip),
+			       (void *)re->func);
+	else
+		seq_buf_printf(s, "%s: (%pS)", tk->name, (void *)e->ip);
+	rbtr_kp_print_args(s, tk->args, tk->nr_args, rec, len);
+	seq_buf_printf(s, "\n");
+}
+
+/* Called under the registry mutex, as is the one that sets @dying. */
+static int rbtr_kp_reg(struct rbtr_event_type *type)
+{
+	struct rbtr_kprobe *tk = container_of(type, struct rbtr_kprobe, type);
+
+	if (tk->dying)
+		return -EBUSY;
+	return enable_kprobe(&tk->rp.kp);
+}
+
+static void rbtr_kp_unreg(struct rbtr_event_type *type)
+{
+	struct rbtr_kprobe *tk = container_of(type, struct rbtr_kprobe, type);
+
+	disable_kprobe(&tk->rp.kp);
+}
+
+static void rbtr_kp_free(struct rbtr_kprobe *tk)
+{
+	unsigned int i;
+
+	for (i = 0; i < tk->nr_args; i++)
+		rbtr_kp_free_arg(&tk->args[i]);
+	kfree(tk->args);
+	kfree(tk->fields);
+	kfree(tk->print_fmt);
+	kfree(tk->group);
+	kfree(tk->name);
+	kfree(tk->symbol);
+	kfree(tk);
+}
+
+/* The fields and print fmt of a parsed probe; its arguments' offsets. */
+static int rbtr_kp_make_fields(struct rbtr_kprobe *tk)
+{
+	const struct rbtr_field *ipf = tk->is_return ? rbtr_kretp_ip_fields : rbtr_kp_ip_fields;
+	unsigned int nr_ip = tk->is_return ? ARRAY_SIZE(rbtr_kretp_ip_fields) :
+			     ARRAY_SIZE(rbtr_kp_ip_fields);
+	unsigned int i, off;
+
+	off = tk->is_return ? sizeof(struct rbtr_kretp_entry) : sizeof(struct rbtr_kp_entry);
+	tk->fields = kcalloc(nr_ip + tk->nr_args, sizeof(*tk->fields), GFP_KERNEL);
+	if (!tk->fields)
+		return -ENOMEM;
+	memcpy(tk->fields, ipf, nr_ip * sizeof(*ipf));
+	/* Packed, no alignment: ftrace's traceprobe_parse_probe_arg(). */
+	for (i = 0; i < tk->nr_args; i++) {
+		tk->args[i].offset = off;
+		off += tk->args[i].type->size;
+		rbtr_kp_arg_field(&tk->args[i], &tk->fields[nr_ip + i]);
+	}
+	tk->fixed = off;
+	if (off > RBTR_KP_SCRATCH / 2)
+		return -E2BIG;
+	tk->print_fmt = rbtr_kp_print_fmt(tk->args, tk->nr_args, tk->is_return);
+	if (!tk->print_fmt)
+		return -ENOMEM;
+	tk->type.system = tk->group;
+	tk->type.name = tk->name;
+	tk->type.fields = tk->fields;
+	tk->type.nr_fields = nr_ip + tk->nr_args;
+	tk->type.print_fmt = tk->print_fmt;
+	tk->type.print = rbtr_kp_print;
+	tk->type.reg = rbtr_kp_reg;
+	tk->type.unreg = rbtr_kp_unreg;
+	return 0;
+}
+
+/* ---- parsing a definition --------------------------------------------------- */
+
+static bool rbtr_kp_good_name(const char *name)
+{
+	if (!*name || strlen(name) >= RBTR_KP_NAME_MAX || (!isalpha(*name) && *name != '_'))
+		return false;
+	while (*++name)
+		if (!isalnum(*name) && *name != '_')
+			return false;
+	return true;
+}
+
+/*
+ * "[GRP/]NAME" into @tk's group and name. An empty @ev leaves both NULL,
+ * "GRP/" the name: rbtr_kp_parse_target() makes ftrace's default ones.
+ */
+static int rbtr_kp_parse_event(struct rbtr_kprobe *tk, const char *ev)
+{
+	const char *slash = strchr(ev, '/');
+
+	if (!*ev)
+		return 0;
+	if (slash) {
+		tk->group = kstrndup(ev, slash - ev, GFP_KERNEL);
+		if (!tk->group)
+			return -ENOMEM;
+		if (!rbtr_kp_good_name(tk->group))
+			return -EINVAL;
+		ev = slash + 1;
+		if (!*ev)
+			return 0;
+	}
+	tk->name = kstrdup(ev, GFP_KERNEL);
+	if (!tk->name)
+		return -ENOMEM;
+	return rbtr_kp_good_name(tk->name) ? 0 : -EINVAL;
+}
+
+/* "p", "p:EV", "r", "r10:EV": the kind and the event name. */
+static int rbtr_kp_parse_head(struct rbtr_kprobe *tk, const char *head)
+{
+	const char *p = head + 1;
+	unsigned int maxactive = 0;
+
+	tk->is_return = *head == 'r';
+	while (tk->is_return && isdigit(*p)) {
+		maxactive = maxactive * 10 + *p++ - '0';
+		if (maxactive > RBTR_KP_MAXACTIVE_MAX)
+			return -E2BIG;
+	}
+	tk->rp.maxactive = maxactive;
+	if (*p == ':')
+		return rbtr_kp_parse_event(tk, p + 1);
+	return *p ? -EINVAL : 0;
+}
+
+/* "SYM", "SYM+OFF", "SYM%return"; not an address. */
+static int rbtr_kp_parse_target(struct rbtr_kprobe *tk, const char *target)
+{
+	unsigned long off = 0;
+	char *plus, *pct;
+
+	tk->symbol = kstrdup(target, GFP_KERNEL);
+	if (!tk->symbol)
+		return -ENOMEM;
+	pct = strchr(tk->symbol, '%');
+	if (pct) {
+		if (strcmp(pct, "%return"))
+			return -EINVAL;
+		*pct = '\0';
+		tk->is_return = true;
+	}
+	plus = strpbrk(tk->symbol, "+-");
+	if (plus) {
+		if (*plus == '-' || kstrtoul(plus + 1, 0, &off) || off > UINT_MAX)
+			return -EINVAL;
+		*plus = '\0';
+	}
+	if (!*tk->symbol || isdigit(*tk->symbol))
+		return -EINVAL;
+	tk->rp.kp.symbol_name = tk->symbol;
+	tk->rp.kp.offset = off;
+	if (!tk->group)
+		tk->group = kstrdup(RBTR_KP_GROUP, GFP_KERNEL);
+	if (!tk->name) {
+		/* ftrace's default name, "p_SYM_OFF" with odd bytes as '_' */
+		char *c;
+
+		tk->name = kasprintf(GFP_KERNEL, "%c_%s_%lu", tk->is_return ? 'r' : 'p',
+				     tk->symbol, off);
+		if (!tk->name)
+			return -ENOMEM;
+		for (c = tk->name; *c; c++)
+			if (!isalnum(*c))
+				*c = '_';
+	}
+	return tk->group ? 0 : -ENOMEM;
+}
+
+/*
+ * kprobe_on_func_entry() (not exported), for a registered probe: at
+ * offset 0, or at 4 after an ENDBR that the kprobe skipped (x86's
+ * arch_adjust_kprobe_addr()).
+ */
+static bool rbtr_kp_at_entry(const struct kprobe *kp)
+{
+	u32 insn __maybe_unused;
+
+	if (!kp->offset)
+		return true;
+#ifdef CONFIG_X86_KERNEL_IBT
+	if (kp->offset == 4 &&
+	    !copy_from_kernel_nofault(&insn, (void *)kp->addr - 4, sizeof(insn)))
+		return is_endbr(insn);
+#endif
+	return false;
+}
+
+/* The arguments of a registered probe: $argN depends on where it is. */
+static int rbtr_kp_parse_args(struct rbtr_kprobe *tk, int argc, char **argv)
+{
+	bool at_entry = rbtr_kp_at_entry(&tk->rp.kp);
+	unsigned int i, j;
+	int ret;
+
+	tk->at_entry = at_entry;
+	if (argc > RBTR_KP_MAX_ARGS)
+		return -E2BIG;
+	tk->args = kcalloc(argc, sizeof(*tk->args), GFP_KERNEL);
+	if (argc && !tk->args)
+		return -ENOMEM;
+	for (i = 0; i < argc; i++) {
+		ret = rbtr_kp_parse_arg(&tk->args[i], argv[i], i, tk->is_return, at_entry);
+		if (ret)
+			return ret;
+		tk->nr_args++;
+		for (j = 0; j < i; j++)
+			if (!strcmp(tk->args[j].name, tk->args[i].name))
+				return -EINVAL;
+	}
+	return 0;
+}
+
+static struct rbtr_kprobe *rbtr_kp_parse(int argc, char **argv)
+{
+	struct rbtr_kprobe *tk;
+	int ret;
+
+	if (argc < 2)
+		return ERR_PTR(-EINVAL);
+	tk = kzalloc(sizeof(*tk), GFP_KERNEL);
+	if (!tk)
+		return ERR_PTR(-ENOMEM);
+	ret = rbtr_kp_parse_head(tk, argv[0]);
+	if (!ret)
+		ret = rbtr_kp_parse_target(tk, argv[1]);
+	if (ret) {
+		rbtr_kp_free(tk);
+		return ERR_PTR(ret);
+	}
+	tk->rp.kp.pre_handler = rbtr_kp_handler;
+	tk->rp.handler = rbtr_kretp_handler;
+	tk->rp.kp.flags = KPROBE_FLAG_DISABLED;
+	return tk;
+}
+
+/* ---- creating and removing ------------------------------------------------- */
+
+static struct rbtr_kprobe *rbtr_kp_find(const char *group, const char *name)
+{
+	struct rbtr_kprobe *tk;
+
+	list_for_each_entry(tk, &rbtr_kprobes, list)
+		if (!strcmp(tk->name, name) && (!group || !strcmp(tk->group, group)))
+			return tk;
+	return NULL;
+}
+
+/*
+ * Does @symbol exist? Only asked after register_kprobe() said -ENOENT
+ * for it at an offset (kallsyms_lookup_name() is not exported): a
+ * disabled probe at its start, removed at once, patches nothing.
+ */
+static bool rbtr_kp_symbol_exists(const char *symbol)
+{
+	struct kprobe kp = { .symbol_name = symbol, .flags = KPROBE_FLAG_DISABLED };
+
+	if (register_kprobe(&kp))
+		return false;
+	unregister_kprobe(&kp);
+	return true;
+}
+
+static int rbtr_kp_register(struct rbtr_kprobe *tk)
+{
+	int ret;
+
+	if (tk->is_return)
+		ret = register_kretprobe(&tk->rp);
+	else
+		ret = register_kprobe(&tk->rp.kp);
+	/*
+	 * Since 6.6 (validate_probe_symbol()) ftrace refuses an unknown
+	 * symbol when parsing, -EINVAL; before, with register_kprobe()'s
+	 * -ENOENT, which is still what an offset past its end gets.
+	 */
+	if (RBTR_KP_NOSYM_EINVAL && ret == -ENOENT &&
+	    (!tk->rp.kp.offset || !rbtr_kp_symbol_exists(tk->symbol)))
+		return -EINVAL;
+	return ret;
+}
+
+static void rbtr_kp_unregister(struct rbtr_kprobe *tk)
+{
+	if (tk->is_return)
+		unregister_kretprobe(&tk->rp);
+	else
+		unregister_kprobe(&tk->rp.kp);
+}
+
+static int rbtr_kp_create(int argc, char **argv)
+{
+	struct rbtr_kprobe *tk = rbtr_kp_parse(argc, argv);
+	bool registered = false;
+	int ret;
+
+	if (IS_ERR(tk))
+		return PTR_ERR(tk);
+	mutex_lock(&rbtr_kp_mutex);
+	ret = -EEXIST;
+	if (rbtr_kp_find(tk->group, tk->name))
+		goto fail;
+	ret = -ENOMEM;
+	if (!rbtr_kp_scratch)
+		rbtr_kp_scratch = __alloc_percpu(RBTR_KP_SCRATCH, sizeof(long));
+	if (!rbtr_kp_scratch)
+		goto fail;
+	/* Disabled: nothing is patched in before its event is enabled. */
+	ret = rbtr_kp_register(tk);
+	if (ret)
+		goto fail;
+	registered = true;
+	ret = rbtr_kp_parse_args(tk, argc - 2, argv + 2);
+	if (!ret)
+		ret = rbtr_kp_make_fields(tk);
+	if (!ret)
+		ret = rbtr_event_register(&tk->type);
+	if (ret)
+		goto fail;
+	list_add_tail(&tk->list, &rbtr_kprobes);
+	mutex_unlock(&rbtr_kp_mutex);
+	return 0;
+fail:
+	if (registered)
+		rbtr_kp_unregister(tk);
+	mutex_unlock(&rbtr_kp_mutex);
+	rbtr_kp_free(tk);
+	return ret;
+}
+
+/*
+ * Is @tk's event on? Set @dying first: the registry mutex taken here
+ * orders it with every enabling, which then sees it and refuses.
+ */
+static bool rbtr_kp_busy(struct rbtr_kprobe *tk)
+{
+	struct rbtr_event_match m = { .system = tk->group, .event = tk->name };
+
+	WRITE_ONCE(tk->dying, true);
+	if (rbtr_event_state(&m) == '0')
+		return false;
+	WRITE_ONCE(tk->dying, false);
+	return true;
+}
+
+/* Under rbtr_kp_mutex, @tk not busy: see the top of the file. */
+static void rbtr_kp_remove(struct rbtr_kprobe *tk)
+{
+	rbtr_kp_unregister(tk);
+	rbtr_event_unregister(&tk->type);
+	list_move_tail(&tk->list, &rbtr_kp_dead);
+}
+
+static int rbtr_kp_delete(int argc, char **argv)
+{
+	struct rbtr_kprobe *tk;
+	char *name = argv[0] + 2, *group = NULL, *slash;
+	int ret = -ENOENT;
+
+	if (argv[0][1] != ':' || !*name)
+		return -EINVAL;
+	slash = strchr(name, '/');
+	if (slash) {
+		*slash = '\0';
+		group = name;
+		name = slash + 1;
+	}
+	mutex_lock(&rbtr_kp_mutex);
+	tk = rbtr_kp_find(group, name);
+	if (tk) {
+		ret = -EBUSY;
+		if (!rbtr_kp_busy(tk)) {
+			rbtr_kp_remove(tk);
+			ret = 0;
+		}
+	}
+	mutex_unlock(&rbtr_kp_mutex);
+	return ret;
+}
+
+/* "> kprobe_events": all or nothing, -EBUSY if one is enabled. */
+static int rbtr_kp_delete_all(void)
+{
+	struct rbtr_kprobe *tk, *tmp;
+	int ret = 0;
+
+	mutex_lock(&rbtr_kp_mutex);
+	list_for_each_entry(tk, &rbtr_kprobes, list)
+		if (rbtr_kp_busy(tk))
+			ret = -EBUSY;
+	list_for_each_entry_safe(tk, tmp, &rbtr_kprobes, list) {
+		if (ret)
+			WRITE_ONCE(tk->dying, false);
+		else
+			rbtr_kp_remove(tk);
+	}
+	mutex_unlock(&rbtr_kp_mutex);
+	return ret;
+}
+
+/* One line of kprobe_events; comments and blank lines are skipped. */
+static int rbtr_kp_command(char *line)
+{
+	char *hash = strchr(line, '#'), **argv;
+	int argc, ret;
+
+	if (hash)
+		*hash = '\0';
+	argv = argv_split(GFP_KERNEL, line, &argc);
+	if (!argv)
+		return -ENOMEM;
+	ret = 0;
+	if (!argc)
+		goto out;
+	switch (argv[0][0]) {
+	case '-':
+		ret = argc == 1 ? rbtr_kp_delete(argc, argv) : -EINVAL;
+		break;
+	case 'p':
+	case 'r':
+		ret = rbtr_kp_create(argc, argv);
+		break;
+	default:
+		ret = -EINVAL;
+	}
+out:
+	argv_free(argv);
+	return ret;
+}
+
+/* ---- kprobe_events -------------------------------------------------------- */
+
+static int rbtr_kp_show(struct seq_file *m, void *v)
+{
+	struct rbtr_kprobe *tk;
+	unsigned int i;
+
+	mutex_lock(&rbtr_kp_mutex);
+	list_for_each_entry(tk, &rbtr_kprobes, list) {
+		seq_putc(m, tk->is_return ? 'r' : 'p');
+		if (tk->is_return && tk->rp.maxactive)
+			seq_printf(m, "%d", tk->rp.maxactive);
+		seq_printf(m, ":%s/%s %s", tk->group, tk->name, tk->symbol);
+		if (tk->rp.kp.offset)
+			seq_printf(m, "+%u", tk->rp.kp.offset);
+		for (i = 0; i < tk->nr_args; i++)
+			seq_printf(m, " %s=%s", tk->args[i].name, tk->args[i].comm);
+		seq_putc(m, '\n');
+	}
+	mutex_unlock(&rbtr_kp_mutex);
+	return 0;
+}
+
+static int rbtr_kp_open(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		ret = rbtr_kp_delete_all();
+		if (ret)
+			return ret;
+	}
+	return single_open(file, rbtr_kp_show, NULL);
+}
+
+/*
+ * Each line is a command, run in order; the first that fails stops the
+ * write with its errno, the lines before it done (as ftrace's
+ * trace_parse_run_command()).
+ */
+static ssize_t rbtr_kp_write(struct file *file, const char __user *ubuf,
+			     size_t cnt, loff_t *ppos)
+{
+	size_t len = min_t(size_t, cnt, RBTR_KP_WRITE_MAX - 1);
+	char *buf, *line, *next, *nl;
+	int ret = 0;
+
+	if (!cnt)
+		return 0;
+	buf = memdup_user_nul(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	if (len < cnt) {
+		nl = strrchr(buf, '\n');
+		if (!nl) {
+			ret = -EINVAL;
+			goto out;
+		}
+		nl[1] = '\0';
+		len = nl + 1 - buf;
+	}
+	for (line = buf; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		ret = rbtr_kp_command(line);
+		if (ret)
+			break;
+	}
+out:
+	kfree(buf);
+	if (ret) {
+		pr_warn_ratelimited("rbtrace: kprobe_events: definition refused (%d)\n", ret);
+		return ret;
+	}
+	*ppos += len;
+	return len;
+}
+
+static const struct file_operations rbtr_kp_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_kp_open,
+	.read		= seq_read,
+	.write		= rbtr_kp_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/**
+ * rbtr_kprobes_files - create kprobe_events in a tracer's directory
+ * @tr: the tracer
+ */
+void rbtr_kprobes_files(struct rbtr_trace *tr)
+{
+	debugfs_create_file("kprobe_events", 0600, tr->dir, NULL, &rbtr_kp_fops);
+}
+
+/**
+ * rbtr_kprobes_exit - remove every probe, enabled or not, and free them
+ *
+ * At unload, before the buffer and the events/ tree go: no file is open,
+ * so nothing can look at the removed types any more.
+ */
+void rbtr_kprobes_exit(void)
+{
+	struct rbtr_kprobe *tk, *tmp;
+
+	mutex_lock(&rbtr_kp_mutex);
+	list_for_each_entry_safe(tk, tmp, &rbtr_kprobes, list)
+		rbtr_kp_remove(tk);
+	list_for_each_entry_safe(tk, tmp, &rbtr_kp_dead, list) {
+		list_del(&tk->list);
+		rbtr_kp_free(tk);
+	}
+	free_percpu(rbtr_kp_scratch);
+	rbtr_kp_scratch = NULL;
+	mutex_unlock(&rbtr_kp_mutex);
+}

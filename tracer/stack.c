@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace stack traces: ftrace's kernel_stack record, written after each
+ * event while options/stacktrace is 1 (what "trace-cmd record -T" turns
+ * on), and printed as ftrace prints it:
+ *
+ *	<stack trace>
+ *	 => caller
+ *	 => its caller
+ *
+ * The record is ftrace's struct stack_entry (int size; unsigned long
+ * caller[size]), with ftrace's id (TRACE_STACK), format file and size:
+ * as many callers as were saved, not the eight the format file names.
+ *
+ * A stack is saved in any context an event fires in, NMI included: with
+ * stack_trace_save() into a per-CPU area of one slot per nesting level
+ * (task, softirq, hard IRQ, NMI), as ftrace's ftrace_stacks, without a
+ * lock or an allocation. The frames of rbtrace itself (the probe, the
+ * commit, this file) are left out.
+ */
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/seq_buf.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/stacktrace.h>
+#include <linux/stringify.h>
+#include <linux/uaccess.h>
+#include <rbtrace/rbtrace.h>
+#include "events.h"
+#include "stack.h"
+#include "trace.h"
+
+/* ftrace's TRACE_STACK and FTRACE_STACK_ENTRIES (the format's caller[8]) */
+#define RBTR_STACK_ID		4
+#define RBTR_STACK_ENTRIES	8
+/* Saved frames per stack, and nesting levels (ftrace: 4 of 512). */
+#define RBTR_STACK_MAX		64
+#define RBTR_STACK_NESTING	4
+
+/* ftrace's struct stack_entry */
+struct rbtr_stack_entry {
+	struct rbtr_entry	ent;
+	int			size;
+	unsigned long		caller[];
+};
+
+/* trace_export.c's F_printk(): the format file's print fmt of an ftrace event */
+#define RBTR_F_PRINTK(fmt, args...)	__stringify(fmt) ", " __stringify(args)
+
+struct rbtr_stack_area {
+	unsigned long	calls[RBTR_STACK_NESTING][RBTR_STACK_MAX];
+};
+
+DEFINE_STATIC_KEY_FALSE(rbtr_stacktrace_key);
+
+static struct rbtr_stack_area __percpu *rbtr_stack_areas;
+static DEFINE_PER_CPU(int, rbtr_stack_depth);
+static DEFINE_MUTEX(rbtr_stack_mutex);
+static bool rbtr_stack_on;
+static bool rbtr_stack_registered;
+static struct dentry *rbtr_options;
+
+static const struct rbtr_field rbtr_stack_fields[] = {
+	RBTR_FIELD(RBTR_REC(struct rbtr_stack_entry)->size, "int", "size", RBTR_FIELD_NUM),
+	{ .type = "unsigned long", .name = "caller[8]",
+	  .offset = offsetof(struct rbtr_stack_entry, caller),
+	  .size = RBTR_STACK_ENTRIES * sizeof(unsigned long), .kind = RBTR_FIELD_BYTES },
+};
+
+/* ftrace's "%ps" of a stack line: kallsyms_lookup(), no " [module]". */
+static void rbtr_stack_print_ip(struct seq_buf *s, unsigned long ip)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	sprint_symbol_no_offset(sym, ip);
+	sym[strcspn(sym, " ")] = '\0';
+	if (*sym && strncmp(sym, "0x", 2))
+		seq_buf_printf(s, "%s", sym);
+	else
+		seq_buf_printf(s, "0x%08lx", ip);
+}
+
+static void rbtr_stack_print(struct seq_buf *s, const struct rbtr_event_type *type,
+			     const void *rec, unsigned int len)
+{
+	const struct rbtr_stack_entry *e = rec;
+	unsigned int i, n = 0;
+	unsigned long ip;
+
+	if (len >= sizeof(*e))
+		n = (len - sizeof(*e)) / sizeof(unsigned long);
+	seq_buf_printf(s, "<stack trace>\n");
+	for (i = 0; i < n; i++) {
+		memcpy(&ip, &e->caller[i], sizeof(ip));
+		if (ip == ULONG_MAX)
+			break;
+		seq_buf_printf(s, " => ");
+		rbtr_stack_print_ip(s, ip);
+		seq_buf_printf(s, "\n");
+	}
+}
+
+static struct rbtr_event_type rbtr_stack_type = {
+	.system		= "ftrace",
+	.name		= "kernel_stack",
+	.id		= RBTR_STACK_ID,
+	.fields		= rbtr_stack_fields,
+	.nr_fields	= ARRAY_SIZE(rbtr_stack_fields),
+	/* The kernel's F_printk() of kernel_stack, stringified as the kernel does. */
+	.print_fmt	= RBTR_F_PRINTK("\t=> %ps\n\t=> %ps\n\t=> %ps\n"
+					"\t=> %ps\n\t=> %ps\n\t=> %ps\n"
+					"\t=> %ps\n\t=> %ps\n",
+					(void *)REC->caller[0], (void *)REC->caller[1],
+					(void *)REC->caller[2], (void *)REC->caller[3],
+					(void *)REC->caller[4], (void *)REC->caller[5],
+					(void *)REC->caller[6], (void *)REC->caller[7]),
+	.print		= rbtr_stack_print,
+};
+
+/*
+ * Write one record from this CPU's slot of nesting level @level:
+ * reserve its exact size, copy. Committed with rbt_unlock_commit(), not
+ * rbtr_event_commit(): a stack record gets no stack record of its own.
+ */
+static void rbtr_stack_emit(struct rbt_buffer *buffer, unsigned int ctx,
+			    const unsigned long *calls, unsigned int nr)
+{
+	struct rbtr_stack_entry *e;
+
+	e = rbtr_event_reserve(buffer, &rbtr_stack_type,
+			       sizeof(*e) + nr * sizeof(unsigned long), ctx);
+	if (!e)
+		return;
+	e->size = nr;
+	memcpy(e->caller, calls, nr * sizeof(unsigned long));
+	rbt_unlock_commit(buffer);
+}
+
+/*
+ * The first frame in the function of @ip, made @ip (6.1's unwinder gives
+ * the probed function's frame after kprobes' ftrace trampoline, with an
+ * address of its own): its bounds from sprint_symbol()'s "+off/size".
+ */
+static unsigned int rbtr_stack_find_func(unsigned long *calls, unsigned int nr,
+					 unsigned long ip)
+{
+	char sym[KSYM_SYMBOL_LEN], *plus;
+	unsigned long off, size, start;
+	unsigned int i;
+
+	sprint_symbol(sym, ip);
+	plus = strrchr(sym, '+');
+	if (!plus || sscanf(plus, "+%lx/%lx", &off, &size) != 2)
+		return nr;
+	start = ip - off;
+	for (i = 0; i < nr; i++) {
+		if (calls[i] >= start && calls[i] < start + size) {
+			calls[i] = ip;
+			return i;
+		}
+	}
+	return nr;
+}
+
+/*
+ * Where the stack of the probed code starts in @calls, as
+ * stack_trace_save_regs() (not exported) would begin it: at @ip if the
+ * unwinder went through the exception frame of an int3 kprobe; else, at
+ * a function's entry (an ftrace-based kprobe), at its return address
+ * @caller, with @ip put in the slot before it (a frame of rbtrace or of
+ * kprobes). Return: the index, or @nr when neither is found.
+ */
+static unsigned int rbtr_stack_find_regs(unsigned long *calls, unsigned int nr,
+					 unsigned long ip, unsigned long caller)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (calls[i] == ip)
+			return i;
+	for (i = 1; caller && i < nr; i++) {
+		if (calls[i] == caller) {
+			calls[i - 1] = ip;
+			return i - 1;
+		}
+	}
+	return rbtr_stack_find_func(calls, nr, ip);
+}
+
+static void notrace rbtr_stack_save(struct rbt_buffer *buffer, unsigned int ctx,
+				    unsigned int skip, struct pt_regs *regs,
+				    unsigned long caller)
+{
+	unsigned long *calls;
+	unsigned int nr, first = 0;
+	int level;
+
+	if (!rbtr_stack_areas)
+		return;
+	preempt_disable_notrace();
+	/*
+	 * Step 1: claim a level. An interrupt coming in between sees the
+	 * count before or after the increment and restores it before it
+	 * returns, so each level has one user at a time; barrier(): the
+	 * compiler keeps the slot's use between the claim and the release.
+	 */
+	level = __this_cpu_inc_return(rbtr_stack_depth) - 1;
+	barrier();
+	if (level >= RBTR_STACK_NESTING)
+		goto out;
+	calls = this_cpu_ptr(rbtr_stack_areas)->calls[level];
+	/* Step 2: save, leave out rbtrace's own frames (and kprobes'), then @skip more. */
+	nr = stack_trace_save(calls, RBTR_STACK_MAX, 0);
+	if (regs)
+		first = rbtr_stack_find_regs(calls, nr, instruction_pointer(regs), caller);
+	if (!regs || first == nr) {
+		first = 0;
+		while (first < nr && within_module(calls[first], THIS_MODULE))
+			first++;
+	}
+	first = min(first + skip, nr);
+	rbtr_stack_emit(buffer, ctx, calls + first, nr - first);
+out:
+	/* Step 3: release the level (pairs with step 1). */
+	barrier();
+	__this_cpu_dec(rbtr_stack_depth);
+	preempt_enable_notrace();
+}
+
+/**
+ * rbtr_stack_write_regs - a kernel_stack record of the code a kprobe hit
+ * @buffer: the buffer
+ * @ctx: the context of the probe's event
+ * @regs: the registers at the probe
+ * @caller: at a function's entry, its return address (else 0)
+ *
+ * As ftrace's stack of a kprobe event, which starts at the probed
+ * address; if that is not found on the stack, as rbtr_stack_write().
+ */
+void notrace rbtr_stack_write_regs(struct rbt_buffer *buffer, unsigned int ctx,
+				   struct pt_regs *regs, unsigned long caller)
+{
+	rbtr_stack_save(buffer, ctx, 0, regs, caller);
+}
+
+/**
+ * rbtr_stack_write - write a kernel_stack record of the current stack
+ * @buffer: the buffer
+ * @ctx: rbtr_trace_ctx() of the event the stack goes with
+ * @skip: frames to leave out after rbtrace's own
+ *
+ * Safe in any context, NMI included: no lock, no allocation. A fifth
+ * nesting level on one CPU (cannot happen: task, softirq, IRQ, NMI)
+ * writes nothing.
+ */
+void notrace rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsigned int skip)
+{
+	rbtr_stack_save(buffer, ctx, skip, NULL, 0);
+}
+
+/**
+ * rbtr_stack_after_event - the options/stacktrace record after an event
+ * @buffer: the buffer the event was committed to
+ *
+ * Called by rbtr_event_commit() when rbtr_stacktrace_key is on. The
+ * context is the caller's, as ftrace's tracing_gen_ctx_dec() sees it
+ * for its events: without the preemption the probe's caller disabled.
+ */
+void notrace rbtr_stack_after_event(struct rbt_buffer *buffer)
+{
+	unsigned int ctx = rbtr_trace_ctx();
+
+	if (IS_ENABLED(CONFIG_PREEMPTION) && (ctx & 0xf))
+		ctx--;
+	rbtr_stack_write(buffer, ctx, 0);
+}
+
+/* ---- options/stacktrace ------------------------------------------------- */
+
+static void rbtr_stack_set(bool on)
+{
+	mutex_lock(&rbtr_stack_mutex);
+	if (on != rbtr_stack_on) {
+		if (on)
+			static_branch_enable(&rbtr_stacktrace_key);
+		else
+			static_branch_disable(&rbtr_stacktrace_key);
+		WRITE_ONCE(rbtr_stack_on, on);
+	}
+	mutex_unlock(&rbtr_stack_mutex);
+}
+
+static ssize_t rbtr_stack_opt_read(struct file *filp, char __user *ubuf, size_t cnt,
+				   loff_t *ppos)
+{
+	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(rbtr_stack_on));
+}
+
+/* ftrace's trace_options_core_write(): 0 or 1, else -EINVAL. */
+static ssize_t rbtr_stack_opt_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				    loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+	rbtr_stack_set(val);
+	*ppos += cnt;
+	return cnt;
+}
+
+/*
+ * trace_options: rbtrace's options, one a line, "no" in front of those
+ * off, as ftrace's (libtracefs reads it to learn which options exist:
+ * trace-cmd record -T crashes without it). Written, "name" or "noname"
+ * sets one; an unknown name is -EINVAL, as ftrace's trace_set_options().
+ */
+static int rbtr_trace_options_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%sstacktrace\n", READ_ONCE(rbtr_stack_on) ? "" : "no");
+	return 0;
+}
+
+static int rbtr_trace_options_open(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open();
+
+	return ret ?: single_open(file, rbtr_trace_options_show, NULL);
+}
+
+static ssize_t rbtr_trace_options_write(struct file *filp, const char __user *ubuf,
+					size_t cnt, loff_t *ppos)
+{
+	char buf[64], *name;
+	bool on = true;
+
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	name = strim(buf);
+	if (str_has_prefix(name, "no")) {
+		on = false;
+		name += 2;
+	}
+	if (strcmp(name, "stacktrace"))
+		return -EINVAL;
+	rbtr_stack_set(on);
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rbtr_trace_options_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_trace_options_open,
+	.read		= seq_read,
+	.write		= rbtr_trace_options_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static const struct file_operations rbtr_stack_opt_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_open_generic,
+	.read		= rbtr_stack_opt_read,
+	.write		= rbtr_stack_opt_write,
+	.llseek		= generic_file_llseek,
+};
+
+/**
+ * rbtr_options_dir - the tracer's options/ directory, made on first use
+ * @tr: the tracer
+ *
+ * Return: the directory, or an ERR_PTR(); removed with the tree.
+ */
+struct dentry *rbtr_options_dir(struct rbtr_trace *tr)
+{
+	if (!rbtr_options || IS_ERR(rbtr_options))
+		rbtr_options = debugfs_create_dir("options", tr->dir);
+	return rbtr_options;
+}
+
+/**
+ * rbtr_stack_files - create options/stacktrace and trace_options
+ * @tr: the tracer
+ */
+void rbtr_stack_files(struct rbtr_trace *tr)
+{
+	struct dentry *dir = rbtr_options_dir(tr);
+
+	if (!IS_ERR(dir))
+		debugfs_create_file("stacktrace", 0600, dir, tr, &rbtr_stack_opt_fops);
+	debugfs_create_file("trace_options", 0600, tr->dir, tr, &rbtr_trace_options_fops);
+}
+
+/**
+ * rbtr_stack_init - register ftrace:kernel_stack, allocate the stack areas
+ *
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int rbtr_stack_init(void)
+{
+	int ret;
+
+	rbtr_stack_areas = alloc_percpu(struct rbtr_stack_area);
+	if (!rbtr_stack_areas)
+		return -ENOMEM;
+	ret = rbtr_event_register(&rbtr_stack_type);
+	if (ret) {
+		free_percpu(rbtr_stack_areas);
+		rbtr_stack_areas = NULL;
+		return ret;
+	}
+	rbtr_stack_registered = true;
+	return 0;
+}
+
+/**
+ * rbtr_stack_exit - undo rbtr_stack_init(), once no event can be written
+ */
+void rbtr_stack_exit(void)
+{
+	if (static_key_enabled(&rbtr_stacktrace_key))
+		static_branch_disable(&rbtr_stacktrace_key);
+	rbtr_stack_on = false;
+	rbtr_options = NULL;
+	if (rbtr_stack_registered)
+		rbtr_event_unregister(&rbtr_stack_type);
+	rbtr_stack_registered = false;
+	free_percpu(rbtr_stack_areas);
+	rbtr_stack_areas = NULL;
+}
