@@ -20,8 +20,8 @@
 # repeat closely under -icount, on all they vary by 10%).
 set -euo pipefail
 dir=$1 events=$2 out=$3 parts=${4:-write,events,read,hackbench,mem,func}
-rb=/sys/kernel/debug/rbtrace
-K=/sys/kernel/tracing
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 tool=$dir/bench/rbt_readbench
 read_n=${READ_N:-100000}
 pipe_n=${PIPE_N:-20000}
@@ -40,22 +40,8 @@ if want write; then
 	dmesg | grep -o 'rbtrace_bench: impl=.*' >>"$out"
 fi
 
-# The tracing directory of an implementation.
-tdir() { if [ "$1" = rbtrace ]; then echo "$rb"; else echo "$K"; fi; }
 
-# cstat IMPL CPU FIELD: a per-CPU stats counter ("overrun", "entries").
-cstat() { awk -v f="$3:" '$1 == f { print $2 }' "$(tdir "$1")/per_cpu/cpu$2/stats"; }
 
-# quiet: both off, empty, no events; $1 KiB per CPU for both.
-quiet() {
-	local d
-	for d in "$rb" "$K"; do
-		echo 0 >"$d/tracing_on"
-		echo >"$d/set_event"
-		echo "$1" >"$d/buffer_size_kb"
-		echo >"$d/trace"
-	done
-}
 
 if want read || want hackbench || want mem || want events; then
 	insmod "$dir/rbtrace.ko" mode=overwrite

@@ -21,8 +21,8 @@ set -euo pipefail
 dir=$1 out=$2
 mods=${LTTNG_MODULES:?LTTNG_MODULES: the module directory of bench/lttng.sh}
 rel=$(uname -r)
-rb=/sys/kernel/debug/rbtrace
-K=/sys/kernel/tracing
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 hb_args=${HB_ARGS:--g 4 -l 100}
 hb_runs=${HB_RUNS:-5}
 hb_cpus=${HB_CPUS:-all 1}
@@ -106,17 +106,6 @@ lttng_name() {
 	esac
 }
 
-tdir() { if [ "$1" = rbtrace ]; then echo "$rb"; else echo "$K"; fi; }
-cstat() { awk -v f="$3:" '$1 == f { print $2 }' "$(tdir "$1")/per_cpu/cpu$2/stats"; }
-quiet() {
-	local d
-	for d in "$rb" "$K"; do
-		echo 0 >"$d/tracing_on"
-		echo >"$d/set_event"
-		echo "$1" >"$d/buffer_size_kb"
-		echo >"$d/trace"
-	done
-}
 
 # ftrace's and rbtrace's count: entries + overrun over the CPUs.
 recorded() {

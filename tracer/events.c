@@ -721,9 +721,19 @@ static void rbtr_print_field(struct seq_buf *s, const struct rbtr_field *f,
 	}
 }
 
-/* "name: a=1 b=2": for types without a print function of their own. */
-static void rbtr_print_generic(struct seq_buf *s, const struct rbtr_event_type *type,
-			       const void *rec, unsigned int len)
+/**
+ * rbtr_event_print_fields - "name: a=1 b=2\n", one @print_field call per value
+ * @s: the text
+ * @type: the record's type: its name and fields
+ * @rec: the record
+ * @len: its length in the buffer
+ * @print_field: writes one field's value
+ *
+ * Each field is shown by its name without the array size, as ftrace's
+ * "fields" option does; how the value looks is @print_field's.
+ */
+void rbtr_event_print_fields(struct seq_buf *s, const struct rbtr_event_type *type,
+			     const void *rec, unsigned int len, rbtr_print_field_fn print_field)
 {
 	const struct rbtr_field *f;
 	unsigned int i;
@@ -731,11 +741,17 @@ static void rbtr_print_generic(struct seq_buf *s, const struct rbtr_event_type *
 	seq_buf_printf(s, "%s:", type->name);
 	for (i = 0; i < type->nr_fields; i++) {
 		f = &type->fields[i];
-		/* The name without its array size. */
 		seq_buf_printf(s, " %.*s=", (int)strcspn(f->name, "["), f->name);
-		rbtr_print_field(s, f, rec, len);
+		print_field(s, f, rec, len);
 	}
 	seq_buf_printf(s, "\n");
+}
+
+/* "name: a=1 b=2": for types without a print function of their own. */
+static void rbtr_print_generic(struct seq_buf *s, const struct rbtr_event_type *type,
+			       const void *rec, unsigned int len)
+{
+	rbtr_event_print_fields(s, type, rec, len, rbtr_print_field);
 }
 
 /**

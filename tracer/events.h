@@ -126,6 +126,10 @@ struct rbtr_event_type;
 typedef void (*rbtr_print_fn)(struct seq_buf *s, const struct rbtr_event_type *type,
 			    const void *rec, unsigned int len);
 
+/* rbtr_print_field_fn - write the value of field @f of record @rec (@len bytes). */
+typedef void (*rbtr_print_field_fn)(struct seq_buf *s, const struct rbtr_field *f,
+				   const void *rec, unsigned int len);
+
 /**
  * struct rbtr_event_type - one kind of record
  * @system: events/<system>/ directory
@@ -189,6 +193,8 @@ void rbtr_events_add_existing(void);
 void rbtr_events_forget_dirs(void);
 void rbtr_events_show_format(struct seq_file *m, const struct rbtr_event_type *type);
 void rbtr_event_print(struct seq_buf *s, const void *rec, unsigned int len);
+void rbtr_event_print_fields(struct seq_buf *s, const struct rbtr_event_type *type,
+			     const void *rec, unsigned int len, rbtr_print_field_fn print_field);
 
 /* Writing records (events.c) */
 unsigned int rbtr_trace_ctx(void);

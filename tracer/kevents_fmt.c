@@ -480,6 +480,16 @@ static void rbtr_kev_print_field(struct seq_buf *s, const struct rbtr_field *f,
 	}
 }
 
+/* One value, or <OVERFLOW> where the record is too short for the field. */
+static void rbtr_kev_print_checked(struct seq_buf *s, const struct rbtr_field *f,
+				   const void *rec, unsigned int len)
+{
+	if (f->offset + f->size > len)
+		seq_buf_printf(s, "<OVERFLOW>");
+	else
+		rbtr_kev_print_field(s, f, rec, len);
+}
+
 /*
  * "name: field=value ...\n", as ftrace's "fields" option prints an event
  * (trace_output.c, print_fields()): the field's name without its array
@@ -490,17 +500,5 @@ static void rbtr_kev_print_field(struct seq_buf *s, const struct rbtr_field *f,
 static void rbtr_kev_print(struct seq_buf *s, const struct rbtr_event_type *type,
 			   const void *rec, unsigned int len)
 {
-	const struct rbtr_field *f;
-	unsigned int i;
-
-	seq_buf_printf(s, "%s:", type->name);
-	for (i = 0; i < type->nr_fields; i++) {
-		f = &type->fields[i];
-		seq_buf_printf(s, " %.*s=", (int)strcspn(f->name, "["), f->name);
-		if (f->offset + f->size > len)
-			seq_buf_printf(s, "<OVERFLOW>");
-		else
-			rbtr_kev_print_field(s, f, rec, len);
-	}
-	seq_buf_printf(s, "\n");
+	rbtr_event_print_fields(s, type, rec, len, rbtr_kev_print_checked);
 }
