@@ -48,6 +48,8 @@
 #define RBTR_GRAPH_MAX_DEPTH	50
 /* Return hooks in flight at once, over the CPUs (fprobe's nr_maxactive). */
 #define RBTR_GRAPH_MAX_ACTIVE	4096
+/* Every function: every sleeping task holds its call chain's hooks. */
+#define RBTR_GRAPH_MAX_ACTIVE_ALL	32768
 
 /* ftrace's struct ftrace_graph_ent_entry */
 struct rbtr_graph_ent_entry {
@@ -429,8 +431,10 @@ static int rbtr_graph_ips(unsigned long **ips, unsigned int *nr)
  *
  * Called under function.c's mutex, with no tracer running.
  *
- * Return: 0; -EINVAL when nothing is selected (rbtrace does not probe
- * every function of the kernel with return hooks); fprobe's error.
+ * With nothing selected (set_graph_function and set_ftrace_filter
+ * empty) every traceable function is probed, as ftrace does.
+ *
+ * Return: 0, or fprobe's error.
  */
 int rbtr_graph_start(void)
 {
@@ -441,17 +445,24 @@ int rbtr_graph_start(void)
 	ret = rbtr_graph_ips(&ips, &n);
 	if (ret)
 		return ret;
-	if (!n) {
-		pr_warn_ratelimited("rbtrace: function_graph: set set_graph_function or set_ftrace_filter first\n");
-		return -EINVAL;
-	}
 	memset(&rbtr_graph_fprobe.ops, 0, sizeof(rbtr_graph_fprobe.ops));
 	rbtr_graph_fprobe.nmissed = 0;
 	rbtr_graph_fprobe.flags = 0;
 	rbtr_graph_fprobe.rethook = NULL;
-	rbtr_graph_fprobe.nr_maxactive = min_t(unsigned int, RBTR_GRAPH_MAX_ACTIVE,
-					       n * num_possible_cpus() * 2);
-	ret = register_fprobe_ips(&rbtr_graph_fprobe, ips, n);
+	if (!n) {
+		/*
+		 * Nothing selected: every traceable function, as ftrace's
+		 * function_graph (seed 003's three lines). The return hooks in
+		 * flight are bounded by the pool; a call that finds it empty
+		 * is counted in "graph missed" and not recorded.
+		 */
+		rbtr_graph_fprobe.nr_maxactive = RBTR_GRAPH_MAX_ACTIVE_ALL;
+		ret = register_fprobe(&rbtr_graph_fprobe, "*", NULL);
+	} else {
+		rbtr_graph_fprobe.nr_maxactive = min_t(unsigned int, RBTR_GRAPH_MAX_ACTIVE,
+						       n * num_possible_cpus() * 2);
+		ret = register_fprobe_ips(&rbtr_graph_fprobe, ips, n);
+	}
 	kvfree(ips);
 	if (!ret)
 		rbtr_graph_on = true;
