@@ -42,6 +42,7 @@
 #include <linux/workqueue.h>
 #include <rbtrace/rbtrace.h>
 #include "kevents.h"
+#include "stack.h"
 #include "trace.h"
 
 static LIST_HEAD(rbtr_kevents);
@@ -78,7 +79,15 @@ static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_
 	if (!rec)
 		return;
 	memcpy(rec + sizeof(*src), (const void *)src + sizeof(*src), len - sizeof(*src));
-	rbtr_event_commit(buffer);
+	/*
+	 * Not rbtr_event_commit(): its stack would begin with perf's frames
+	 * (perf_trace_<event>, perf_tp_event, ...). perf_fetch_caller_regs()
+	 * put the tracepoint's caller in @regs: the stack starts there, as
+	 * ftrace's does.
+	 */
+	rbt_unlock_commit(buffer);
+	if (static_branch_unlikely(&rbtr_stacktrace_key))
+		rbtr_stack_write_regs(buffer, ctx, regs, 0);
 }
 
 static struct perf_event *rbtr_kev_counter(struct rbtr_kevent *kev, int cpu)

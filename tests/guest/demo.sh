@@ -139,7 +139,27 @@ n=$(grep -cE '^ *.+\[[0-9]+\] ' report.txt || true)
 echo "# $n events in trace.dat"
 [ "$n" -gt 0 ] || { echo "trace.dat holds no event"; exit 1; }
 
-section "9. Unload"
+section "9. Any kernel event, a kprobe and a kernel stack, as with ftrace"
+echo 0 >"$dir/tracing_on"
+echo >"$dir/set_event"
+echo >"$dir/trace"
+show sh -c "echo 'p:open do_sys_openat2 dfd=\$arg1:s32 comm=\$comm' > $dir/kprobe_events"
+show sh -c "echo 'kmem:kmalloc kprobes:open' > $dir/set_event"
+show sh -c "echo 1 > $dir/options/stacktrace"
+echo 1 >"$dir/tracing_on"
+cat /etc/hostname >/dev/null
+echo 0 >"$dir/tracing_on"
+echo 0 >"$dir/options/stacktrace"
+echo "# cat trace (the first of each kind, with the stack after it)"
+grep -v '^#' "$dir/trace" | awk '/ open: / && !o { o = 1; p = 8 } / kmalloc: / && !k { k = 1; p = 8 } p-- > 0' | head -n 16
+grep -q ' open: ' "$dir/trace" || { echo "no kprobe event recorded"; exit 1; }
+grep -q ' kmalloc: ' "$dir/trace" || { echo "no kmem:kmalloc event recorded"; exit 1; }
+grep -q '<stack trace>' "$dir/trace" || { echo "no kernel stack recorded"; exit 1; }
+echo >"$dir/set_event"
+echo >"$dir/kprobe_events"
+echo 1 >"$dir/tracing_on"
+
+section "10. Unload"
 cd /
 show rmmod rbtrace
 show test ! -e "$dir"
