@@ -753,6 +753,37 @@ void rbt_record_on(struct rbt_buffer *buffer)
 EXPORT_SYMBOL_GPL(rbt_record_on);
 
 /**
+ * rbt_record_disable - pause recording on every CPU, nesting
+ * @buffer: the buffer
+ *
+ * As ftrace's ring_buffer_record_disable(): a count per CPU, not the
+ * switch of rbt_record_off(), so rbt_record_is_on() (tracing_on) does not
+ * change. Writers already past the check finish their event; there is
+ * no wait. Each call needs one rbt_record_enable().
+ */
+void rbt_record_disable(struct rbt_buffer *buffer)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		atomic_inc(&buffer->buffers[cpu]->record_disabled);
+}
+EXPORT_SYMBOL_GPL(rbt_record_disable);
+
+/**
+ * rbt_record_enable - undo one rbt_record_disable()
+ * @buffer: the buffer
+ */
+void rbt_record_enable(struct rbt_buffer *buffer)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		atomic_dec(&buffer->buffers[cpu]->record_disabled);
+}
+EXPORT_SYMBOL_GPL(rbt_record_enable);
+
+/**
  * rbt_record_is_on - is the buffer recording?
  * @buffer: the buffer
  *

@@ -359,8 +359,17 @@ static int rbtr_trace_open(struct inode *inode, struct file *file)
 		rbtr_trace_iter_free(it);
 		seq_release_private(inode, file);
 		rbtr_reader_close(tr);
+		return ret;
 	}
-	return ret;
+	/*
+	 * ftrace's pause-on-trace (its default): no recording while trace
+	 * is open for reading, on every CPU. Else a reader whose own reads
+	 * are traced (syscalls, kmem) chases the events it causes and, in
+	 * overwrite mode with the buffer full, was seen never to reach the
+	 * end (events/kevents-systems).
+	 */
+	rbt_record_disable(tr->buffer);
+	return 0;
 }
 
 static int rbtr_trace_release(struct inode *inode, struct file *file)
@@ -371,6 +380,7 @@ static int rbtr_trace_release(struct inode *inode, struct file *file)
 		return 0;
 	rbtr_trace_iter_free(m->private);
 	seq_release_private(inode, file);
+	rbt_record_enable(rbtr_file_trace(inode)->buffer);
 	rbtr_reader_close(rbtr_file_trace(inode));
 	return 0;
 }

@@ -143,6 +143,8 @@ int rbt_write(struct rbt_buffer *buffer, unsigned long length,
 void rbt_record_on(struct rbt_buffer *buffer);
 void rbt_record_off(struct rbt_buffer *buffer);
 bool rbt_record_is_on(struct rbt_buffer *buffer);
+void rbt_record_disable(struct rbt_buffer *buffer);
+void rbt_record_enable(struct rbt_buffer *buffer);
 int rbt_cpu_stats(struct rbt_buffer *buffer, int cpu,
 		  struct rbt_cpu_stats *stats);
 u64 rbt_entries(struct rbt_buffer *buffer);
