@@ -109,10 +109,30 @@ requirements_met() {
 	return 0
 }
 
-# cleanup: a scenario that failed half-way must not leave rbtrace loaded
-# for the next one.
+# reset_ftrace: the kernel's own tracer as a scenario that failed
+# half-way may have left it (ftracetest's initialize_ftrace): off, no
+# event enabled, no stacks, no probe, empty. Without it one failure
+# cascades (kprobe_events cannot be cleared while its events are on: EBUSY).
+reset_ftrace() {
+	local k=/sys/kernel/tracing
+	[ -w "$k/tracing_on" ] || return 0
+	echo 0 >"$k/tracing_on"
+	echo 0 >"$k/events/enable"
+	[ ! -e "$k/options/stacktrace" ] || echo 0 >"$k/options/stacktrace"
+	echo nop >"$k/current_tracer"
+	[ ! -e "$k/tracing_thresh" ] || echo 0 >"$k/tracing_thresh"
+	[ ! -e "$k/set_ftrace_filter" ] || echo >"$k/set_ftrace_filter"
+	[ ! -e "$k/set_graph_function" ] || echo >"$k/set_graph_function"
+	[ ! -e "$k/kprobe_events" ] || echo >"$k/kprobe_events"
+	echo >"$k/trace"
+	echo 1 >"$k/tracing_on"
+}
+
+# cleanup: a scenario that failed half-way must not leave rbtrace loaded,
+# or ftrace set up, for the next one.
 cleanup() {
 	local m rest
+	reset_ftrace 2>/dev/null || echo "run-tc: cannot reset ftrace after $1" >&2
 	while read -r m rest; do
 		[ "$m" = rbtrace ] && break
 	done </proc/modules
