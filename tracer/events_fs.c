@@ -208,10 +208,15 @@ static ssize_t rbtr_group_enable_write(struct file *file, const char __user *ubu
 	ret = rbtr_parse_bool(ubuf, cnt, &on);
 	if (ret)
 		return ret;
-	ret = rbtr_event_set_match(&match, on, false);
-	/* Nothing to switch (no event that can be) is not an error here. */
-	if (ret && ret != -EINVAL)
-		return ret;
+	/*
+	 * Nothing to switch (no event that can be) is not an error here; an
+	 * event that fails to switch is (and then none has changed).
+	 */
+	if (rbtr_event_set_match(&match, on, true) != -EINVAL) {
+		ret = rbtr_event_set_match(&match, on, false);
+		if (ret)
+			return ret;
+	}
 	*ppos += cnt;
 	return cnt;
 }

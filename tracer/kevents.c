@@ -218,11 +218,37 @@ static int rbtr_kev_cpu_online(unsigned int cpu)
 
 /* ---- load and unload ------------------------------------------------------ */
 
+/*
+ * Is system/name one of ftrace's own dynamic events (a kprobe, uprobe,
+ * eprobe, fprobe or synthetic event defined in the kernel's tracefs)?
+ * Those are ftrace's, made and removed by its users at any time: rbtrace
+ * has kprobe_events of its own, and an entry for one of ftrace's would
+ * outlive it (and shadow rbtrace's probe of the same group). Each line of
+ * dynamic_events is "TYPE:GROUP/NAME ...", e.g. "r10:kprobes/ret do_exit".
+ */
+static bool rbtr_kev_is_dynamic(const char *dyn, const char *system, const char *name)
+{
+	size_t sl = strlen(system), nl = strlen(name);
+	const char *p;
+
+	for (p = dyn; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *ev = strpbrk(p, ":\n");
+
+		if (!ev || *ev != ':')
+			continue;
+		ev++;
+		if (!strncmp(ev, system, sl) && ev[sl] == '/' && !strncmp(ev + sl + 1, name, nl) &&
+		    strchr(" \n", ev[sl + 1 + nl]))
+			return true;
+	}
+	return false;
+}
+
 /* "system:name" lines of available_events; each gets its event parsed. */
 static int rbtr_kevents_read(struct vfsmount *mnt)
 {
-	char *list = NULL, *buf = NULL, *line, *next, *colon, path[256];
-	size_t lcap = 64 << 10, cap = 16 << 10;
+	char *list = NULL, *buf = NULL, *dyn = NULL, *line, *next, *colon, path[256];
+	size_t lcap = 64 << 10, cap = 16 << 10, dcap = PAGE_SIZE;
 	struct rbtr_kevent *kev;
 	ssize_t n;
 	int ret = 0, bad = 0;
@@ -232,6 +258,16 @@ static int rbtr_kevents_read(struct vfsmount *mnt)
 		ret = n;
 		goto out;
 	}
+	/* No dynamic_events file: a kernel without dynamic events. */
+	n = rbtr_kfs_read(mnt, "dynamic_events", &dyn, &dcap);
+	if (n == -ENOMEM) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (n < 0) {
+		kvfree(dyn);
+		dyn = NULL;
+	}
 	for (line = list; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -240,6 +276,8 @@ static int rbtr_kevents_read(struct vfsmount *mnt)
 		if (!colon)
 			continue;
 		*colon = '\0';
+		if (dyn && rbtr_kev_is_dynamic(dyn, line, colon + 1))
+			continue;
 		if (snprintf(path, sizeof(path), "events/%s/%s/format", line, colon + 1) >=
 		    sizeof(path))
 			continue;
@@ -258,6 +296,7 @@ static int rbtr_kevents_read(struct vfsmount *mnt)
 		list_add_tail(&kev->node, &rbtr_kevents);
 	}
 out:
+	kvfree(dyn);
 	kvfree(buf);
 	kvfree(list);
 	return ret;
