@@ -230,6 +230,7 @@ static bool rbtr_kev_is_dynamic(const char *dyn, const char *system, const char 
 {
 	size_t sl = strlen(system), nl = strlen(name);
 	const char *p;
+	char end;
 
 	for (p = dyn; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		const char *ev = strpbrk(p, ":\n");
@@ -237,8 +238,11 @@ static bool rbtr_kev_is_dynamic(const char *dyn, const char *system, const char 
 		if (!ev || *ev != ':')
 			continue;
 		ev++;
-		if (!strncmp(ev, system, sl) && ev[sl] == '/' && !strncmp(ev + sl + 1, name, nl) &&
-		    strchr(" \n", ev[sl + 1 + nl]))
+		if (strncmp(ev, system, sl) || ev[sl] != '/' || strncmp(ev + sl + 1, name, nl))
+			continue;
+		/* In bounds: the name matched, so none of its bytes is the NUL. */
+		end = ev[sl + 1 + nl];
+		if (end == ' ' || end == '\n' || end == '\0')
 			return true;
 	}
 	return false;
