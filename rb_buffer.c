@@ -874,6 +874,7 @@ static void rb_reset_page(struct rb_page *bpage)
 	bpage->page->time_stamp = 0;
 	bpage->read = 0;
 	bpage->real_end = 0;
+	bpage->seq = 0;
 }
 
 /**

@@ -93,6 +93,15 @@ static void rb_tail_page_update(struct rb_cpu_buffer *cpu_buffer,
 
 	if (tail_page == READ_ONCE(cpu_buffer->tail_page)) {
 		/*
+		 * The page's generation, which iterators compare to see that
+		 * the page after theirs holds what followed it, not a later
+		 * lap (rb_inc_iter()). Every writer racing here stores the same
+		 * value. Before the reset and the first event on the page:
+		 * pairs with the smp_rmb() after an iterator's copy, through
+		 * the full barrier of the cmpxchg of tail_page below.
+		 */
+		WRITE_ONCE(next_page->seq, tail_page->seq + 1);
+		/*
 		 * Outcomes of the two cmpxchg: success, the page is reset;
 		 * failure, an interrupt reserved on it after our add, so it
 		 * is already in use and must not be reset. Either is fine.

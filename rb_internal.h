@@ -84,6 +84,7 @@ struct rb_page {
 	unsigned long		real_end;	/* end of data before padding */
 	struct rb_data_page	*page;
 	unsigned int		id;		/* index in a user mapping */
+	unsigned long		seq;		/* previous page's + 1 (tail move) */
 };
 
 /*

@@ -25,9 +25,11 @@
  * @next_event: index of the event after it, once copied
  * @read_stamp: stamp of the current event
  * @page_stamp: time stamp the page had when we entered it
+ * @page_seq: generation the page had when we entered it (rb_page.seq)
  * @cache_reader_page: the reader page at the last reset
  * @cache_read: events consumed at the last reset
  * @cache_reset_seq: resets at the last reset
+ * @cache_overrun: events overwritten at the last reset
  * @missed_events: the writer overran us since rbt_iter_dropped()
  * @event: the copy of the current event
  * @event_size: its capacity (a sub-buffer)
@@ -39,9 +41,11 @@ struct rbt_iter {
 	unsigned long		next_event;
 	u64			read_stamp;
 	u64			page_stamp;
+	unsigned long		page_seq;
 	struct rb_page		*cache_reader_page;
 	unsigned long		cache_read;
 	unsigned long		cache_reset_seq;
+	unsigned long		cache_overrun;
 	bool			missed_events;
 	struct rbt_event	*event;
 	unsigned int		event_size;
@@ -57,6 +61,8 @@ static void rb_iter_reset(struct rbt_iter *iter)
 	iter->cache_reader_page = iter->head_page;
 	iter->cache_read = cpu_buffer->read;
 	iter->cache_reset_seq = cpu_buffer->reset_seq;
+	iter->cache_overrun = local_read(&cpu_buffer->overrun);
+	iter->page_seq = READ_ONCE(iter->head_page->seq);
 	if (iter->head) {
 		iter->read_stamp = cpu_buffer->read_stamp;
 		iter->page_stamp = cpu_buffer->reader_page->page->time_stamp;
@@ -66,15 +72,44 @@ static void rb_iter_reset(struct rbt_iter *iter)
 	}
 }
 
-/* Move to the next page: from the reader page, that is the head. */
+/*
+ * Move to the next page: from the reader page, that is the head.
+ *
+ * In overwrite mode the writer may have come round to the next page
+ * while we read this one: it then holds a later lap, and what it held
+ * after ours is lost to us (ftrace's rb_inc_iter() moves on without a
+ * word). Said through missed_events (rbt_iter_dropped()):
+ *  - from the reader page, any event overwritten since the reset was
+ *    ahead of us: the overrun count moved;
+ *  - from a page of the ring, its generation changed since we came onto
+ *    it: the tail came round onto it, reset its commit, and the rest of
+ *    the lap we were reading is gone (we are here because our place is
+ *    past the new, smaller commit). If we had read that lap to its end,
+ *    nothing was lost and the report is one too many: rbtrace cannot
+ *    tell, and says "lost" rather than hide a loss;
+ *  - the next page's generation is not ours + 1: the tail came onto it
+ *    again after it came onto ours.
+ * A lap that reaches our page while we are inside it is seen by the
+ * re-check after each copy (rb_iter_head_event()).
+ */
 static void rb_inc_iter(struct rbt_iter *iter)
 {
 	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+	unsigned long seq = iter->page_seq;
 
-	if (iter->head_page == cpu_buffer->reader_page)
+	if (iter->head_page == cpu_buffer->reader_page) {
 		iter->head_page = rb_set_head_page(cpu_buffer) ?: iter->head_page;
-	else
+		if (local_read(&cpu_buffer->overrun) != iter->cache_overrun)
+			iter->missed_events = true;
+		iter->page_seq = READ_ONCE(iter->head_page->seq);
+	} else {
+		if (READ_ONCE(iter->head_page->seq) != seq)
+			iter->missed_events = true;
 		rb_inc_page(&iter->head_page);
+		iter->page_seq = READ_ONCE(iter->head_page->seq);
+		if ((long)(iter->page_seq - seq) > 1)
+			iter->missed_events = true;
+	}
 	iter->page_stamp = iter->head_page->page->time_stamp;
 	iter->read_stamp = iter->page_stamp;
 	iter->head = 0;
@@ -84,6 +119,7 @@ static void rb_inc_iter(struct rbt_iter *iter)
 /* Restart at the start of the page: the writer rewrote it under us. */
 static struct rbt_event *rb_iter_overrun(struct rbt_iter *iter)
 {
+	iter->page_seq = READ_ONCE(iter->head_page->seq);
 	iter->page_stamp = iter->head_page->page->time_stamp;
 	iter->read_stamp = iter->page_stamp;
 	iter->head = 0;
@@ -126,7 +162,7 @@ static struct rbt_event *rb_iter_head_event(struct rbt_iter *iter)
 	 */
 	smp_rmb();
 	if (iter->page_stamp != READ_ONCE(page->page->time_stamp) ||
-	    commit > rb_page_commit(page))
+	    iter->page_seq != READ_ONCE(page->seq) || commit > rb_page_commit(page))
 		return rb_iter_overrun(iter);
 
 	iter->next_event = iter->head + length;
@@ -168,7 +204,16 @@ static bool rb_iter_empty(struct rbt_iter *iter)
 	if (READ_ONCE(cpu_buffer->commit_page) != commit_page ||
 	    READ_ONCE(commit_page->page->time_stamp) != commit_ts)
 		return false;
-	return (iter->head_page == commit_page && iter->head >= commit) ||
+	/*
+	 * At the end when at the commit, on the page as it was when the
+	 * iterator came onto it: if its stamp changed, the writer came round
+	 * and rewrote it (it is the commit page again, its commit perhaps
+	 * below our place), and what it holds now is unread. ftrace's
+	 * ring_buffer_iter_empty() takes that for the end ("a false
+	 * positive"): a `trace` read lapped by its writer stopped short.
+	 */
+	return (iter->head_page == commit_page && iter->page_stamp == commit_ts &&
+		iter->head >= commit) ||
 		(iter->head_page == reader && commit_page == head &&
 		 head->read == commit && iter->head == rb_page_size(reader));
 }

@@ -5,7 +5,8 @@
 # PARTS (comma-separated, default all): write (the write-cost module),
 # events (cost of one tracepoint event: bench/events.sh),
 # read (splice of trace_pipe_raw and trace_pipe text, rbtrace's against
-# ftrace's tracefs), hackbench (tracing overhead), mem (bytes beyond the
+# ftrace's tracefs), hackbench (tracing overhead), hball (hackbench with
+# every event of the kernel on in each tracer), mem (bytes beyond the
 # data pages), func (a traced function call, bench/fnbench.sh); lttng
 # (not in the default: hackbench against LTTng too, on the stock 6.1
 # kernel, see bench/lttng-guest.sh). Every figure of rbtrace has ftrace's
@@ -19,7 +20,7 @@
 # each: "all" or a taskset list; default "all 1": on one CPU the runs
 # repeat closely under -icount, on all they vary by 10%).
 set -euo pipefail
-dir=$1 events=$2 out=$3 parts=${4:-write,events,read,hackbench,mem,func}
+dir=$1 events=$2 out=$3 parts=${4:-write,events,read,hackbench,hball,mem,func}
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 tool=$dir/bench/rbt_readbench
@@ -43,7 +44,7 @@ fi
 
 
 
-if want read || want hackbench || want mem || want events; then
+if want read || want hackbench || want hball || want mem || want events; then
 	insmod "$dir/rbtrace.ko" mode=overwrite
 	echo nop >"$K/current_tracer"
 	echo 1 >"$K/options/overwrite"
@@ -138,6 +139,40 @@ if want hackbench; then
 	same=${same# }
 	for set in $hb_cpus; do
 		hb_pass "$set"
+	done
+	quiet 1024
+fi
+
+# Every event of the kernel on (trace-cmd record -e all), both CPUs: the
+# runs of one tracer in a block, as enabling (and disabling) ~1100 events
+# takes seconds each time; "events" is how many the tracer has on.
+if want hball; then
+	for impl in off ftrace rbtrace; do
+		quiet 4096
+		nev=0
+		if [ "$impl" != off ]; then
+			d=$(tdir "$impl")
+			echo 1 >"$d/events/enable"
+			nev=$(wc -l <"$d/set_event")
+			echo 1 >"$d/tracing_on"
+		fi
+		for run in $(seq 1 "$hb_runs"); do
+			[ "$impl" = off ] || echo >"$d/trace"
+			# shellcheck disable=SC2086
+			t=$(hackbench $hb_args | awk '/^Time:/ { print $2 }')
+			rec=0
+			if [ "$impl" != off ]; then
+				echo 0 >"$d/tracing_on"
+				for c in /sys/devices/system/cpu/cpu[0-9]*; do
+					c=${c##*cpu}
+					rec=$((rec + $(cstat "$impl" "$c" entries) + $(cstat "$impl" "$c" overrun)))
+				done
+				echo 1 >"$d/tracing_on"
+			fi
+			echo "hackbench-every args=$hb_args impl=$impl run=$run events=$nev seconds=$t recorded=$rec" >>"$out"
+			[ -n "$t" ] || { echo "hackbench $hb_args printed no time" >&2; exit 1; }
+		done
+		[ "$impl" = off ] || { echo 0 >"$d/tracing_on"; echo 0 >"$d/events/enable"; }
 	done
 	quiet 1024
 fi

@@ -144,6 +144,51 @@ def hackbench_table(path, clock):
     return out + ['']
 
 
+def hackbench_every_table(path, clock):
+    """hackbench with every event on (trace-cmd record -e all) in each tracer."""
+    rows = kv_lines(path, 'hackbench-every')
+    if not rows:
+        return []
+    args = ''
+    with open(path) as f:
+        for line in f:
+            if line.startswith('hackbench-every'):
+                args = line.split('args=', 1)[1].split(' impl=')[0]
+                break
+    out = [f'### Tracing overhead: hackbench with every event on ({clock})', '',
+           f'`hackbench {args}` on both CPUs, `events/enable` = 1 in one tracer at '
+           'a time (what `trace-cmd record -e all` does), buffers of 4 MiB per CPU in '
+           'overwrite mode, the runs of one tracer in a block (enabling every event takes '
+           'seconds). rbtrace records the kernel\'s events it has no native probe for through '
+           'a perf counter per CPU; "events" is how many each tracer had on.', '',
+           '| tracing | events | runs s | median s | overhead | events recorded (median) '
+           '| ns per event recorded |',
+           '|---|---:|---|---:|---:|---:|---:|']
+    runs, rec, nev = {}, {}, {}
+    for r in rows:
+        runs.setdefault(r['impl'], []).append(float(r['seconds']))
+        rec.setdefault(r['impl'], []).append(int(r['recorded']))
+        nev[r['impl']] = r['events']
+    base = median(runs.get('off', [0]))
+    for impl in ('off', 'ftrace', 'rbtrace'):
+        if impl not in runs:
+            continue
+        med = median(runs[impl])
+        over = f'{(med / base - 1) * 100:+.1f}%' if base and impl != 'off' else '-'
+        nrec = median(rec[impl])
+        per = f'{(med - base) * 1e9 / nrec:.0f}' if nrec and base else '-'
+        out.append(f'| {"tracepoints off" if impl == "off" else impl} | {nev[impl]} '
+                   f'| {" ".join(f"{x:.3f}" for x in runs[impl])} | {med:.3f} | {over} '
+                   f'| {nrec:,.0f} | {per} |')
+    if base and 'rbtrace' in runs and 'ftrace' in runs:
+        ro = median(runs['rbtrace']) / base - 1
+        fo = median(runs['ftrace']) / base - 1
+        out += ['', f'rbtrace\'s overhead / ftrace\'s (every event): '
+                f'{ratio(ro, fo) if fo > 0 and ro > 0 else "n/a"} '
+                f'({ro * 100:+.1f}% against {fo * 100:+.1f}%).']
+    return out + ['']
+
+
 def mem_table(path):
     rows = kv_lines(path, 'mem')
     if not rows:
@@ -307,6 +352,7 @@ def main():
                        'instruction-second, repeatable')
     out += hackbench_table(a.icount, 'QEMU -icount, 2 vCPUs: guest seconds = instructions, '
                            'caches not modelled')
+    out += hackbench_every_table(a.icount, 'QEMU -icount, 2 vCPUs')
     load = f' (host load while it ran: {a.host_load})' if a.host_load else ''
     out += ['**Multi-threaded TCG, 4 vCPUs on 2 host cores, wall clock** (noisy: indicative '
             f'only){load}:', '']
