@@ -83,6 +83,26 @@ def read_tables(path, clock):
     return out + ['']
 
 
+def overhead_cells(xs, base, recorded, is_off):
+    """Median, overhead against the off runs and ns per event recorded."""
+    med = median(xs)
+    over = f'{(med / base - 1) * 100:+.1f}%' if base and not is_off else '-'
+    nrec = median(recorded)
+    per = f'{(med - base) * 1e9 / nrec:.0f}' if nrec and base else '-'
+    return med, over, nrec, per
+
+
+def overhead_ratio(runs, base, what):
+    """rbtrace's overhead over ftrace's, as a sentence."""
+    if not (base and 'rbtrace' in runs and 'ftrace' in runs):
+        return []
+    ro = median(runs['rbtrace']) / base - 1
+    fo = median(runs['ftrace']) / base - 1
+    return ['', f'rbtrace\'s overhead / ftrace\'s ({what}): '
+            f'{ratio(ro, fo) if fo > 0 and ro > 0 else "n/a"} '
+            f'({ro * 100:+.1f}% against {fo * 100:+.1f}%).']
+
+
 def hackbench_table(path, clock):
     rows = kv_lines(path, 'hackbench')
     setups = kv_lines(path, 'hackbench-setup')
@@ -127,20 +147,12 @@ def hackbench_table(path, clock):
             if impl not in runs:
                 continue
             xs = runs[impl]
-            med = median(xs)
+            med, over, nrec, per = overhead_cells(xs, base, rec[impl], impl == 'off')
             spread = max(xs) - min(xs)
-            over = f'{(med / base - 1) * 100:+.1f}%' if base and impl != 'off' else '-'
-            nrec = median(rec[impl])
-            per = f'{(med - base) * 1e9 / nrec:.0f}' if nrec and base else '-'
             out.append(f'| {names[impl]} | {" ".join(f"{x:.3f}" for x in xs)} | {med:.3f} '
                        f'| {spread:.3f} ({spread / med * 100:.1f}%) | {over} '
                        f'| {nrec:,.0f} | {per} |')
-        if base and 'rbtrace' in runs and 'ftrace' in runs:
-            ro = median(runs['rbtrace']) / base - 1
-            fo = median(runs['ftrace']) / base - 1
-            out += ['', f'rbtrace\'s overhead / ftrace\'s (same events, {where}): '
-                    f'{ratio(ro, fo) if fo > 0 and ro > 0 else "n/a"} '
-                    f'({ro * 100:+.1f}% against {fo * 100:+.1f}%).', '']
+        out += overhead_ratio(runs, base, f'same events, {where}') + ['']
     return out + ['']
 
 
@@ -173,20 +185,11 @@ def hackbench_every_table(path, clock):
     for impl in ('off', 'ftrace', 'rbtrace'):
         if impl not in runs:
             continue
-        med = median(runs[impl])
-        over = f'{(med / base - 1) * 100:+.1f}%' if base and impl != 'off' else '-'
-        nrec = median(rec[impl])
-        per = f'{(med - base) * 1e9 / nrec:.0f}' if nrec and base else '-'
+        med, over, nrec, per = overhead_cells(runs[impl], base, rec[impl], impl == 'off')
         out.append(f'| {"tracepoints off" if impl == "off" else impl} | {nev[impl]} '
                    f'| {" ".join(f"{x:.3f}" for x in runs[impl])} | {med:.3f} | {over} '
                    f'| {nrec:,.0f} | {per} |')
-    if base and 'rbtrace' in runs and 'ftrace' in runs:
-        ro = median(runs['rbtrace']) / base - 1
-        fo = median(runs['ftrace']) / base - 1
-        out += ['', f'rbtrace\'s overhead / ftrace\'s (every event): '
-                f'{ratio(ro, fo) if fo > 0 and ro > 0 else "n/a"} '
-                f'({ro * 100:+.1f}% against {fo * 100:+.1f}%).']
-    return out + ['']
+    return out + overhead_ratio(runs, base, 'every event') + ['']
 
 
 def mem_table(path):
