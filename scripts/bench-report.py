@@ -103,17 +103,21 @@ def overhead_ratio(runs, base, what):
             f'({ro * 100:+.1f}% against {fo * 100:+.1f}%).']
 
 
+def hackbench_args(path, kind, after):
+    """hackbench's arguments, which have spaces: args=... up to ' AFTER='."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith(kind + ' '):
+                return line.split('args=', 1)[1].split(f' {after}=')[0]
+    return ''
+
+
 def hackbench_table(path, clock):
     rows = kv_lines(path, 'hackbench')
     setups = kv_lines(path, 'hackbench-setup')
     if not rows:
         return []
-    args = ''
-    with open(path) as f:
-        for line in f:
-            if line.startswith('hackbench-setup'):
-                args = line.split('args=', 1)[1].split(' runs=')[0]
-                break
+    args = hackbench_args(path, 'hackbench-setup', 'runs')
     events = setups[0].get('events', '') if setups else ''
     out = [f'### Tracing overhead: hackbench ({clock})', '',
            f'`hackbench {args}` (rt-tests), the runs of the five set-ups interleaved, each '
@@ -161,12 +165,7 @@ def hackbench_every_table(path, clock):
     rows = kv_lines(path, 'hackbench-every')
     if not rows:
         return []
-    args = ''
-    with open(path) as f:
-        for line in f:
-            if line.startswith('hackbench-every'):
-                args = line.split('args=', 1)[1].split(' impl=')[0]
-                break
+    args = hackbench_args(path, 'hackbench-every', 'impl')
     out = [f'### Tracing overhead: hackbench with every event on ({clock})', '',
            f'`hackbench {args}` on both CPUs, `events/enable` = 1 in one tracer at '
            'a time (what `trace-cmd record -e all` does), buffers of 4 MiB per CPU in '
