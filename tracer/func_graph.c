@@ -24,11 +24,7 @@
  * nothing in the buffer, and nothing is ever taken back (seed 003's
  * lesson, and what ftrace's trace_graph_thresh_return() does).
  *
- * Text (trace, trace_pipe): ftrace's graph lines ("CPU) DURATION | func() {",
- * "}", "} /-* func *-/" on a closing brace whose entry the reader did not
- * just print). Differences from ftrace, which reads ahead: a leaf is
- * printed as "func() {" and "}" rather than "func();", and no context
- * switch banner is printed.
+ * Text (trace, trace_pipe): func_graph_text.c.
  */
 #include <linux/debugfs.h>
 #include <linux/fprobe.h>
@@ -39,37 +35,13 @@
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include "events.h"
-#include "function.h"
+#include "func_graph.h"
 #include "trace.h"
 
-/* ftrace's TRACE_GRAPH_INDENT and FTRACE_RETFUNC_DEPTH */
-#define RBTR_GRAPH_INDENT	2
-#define RBTR_GRAPH_MAX_DEPTH	50
 /* Return hooks in flight at once, over the CPUs (fprobe's nr_maxactive). */
 #define RBTR_GRAPH_MAX_ACTIVE	4096
 /* Every function: every sleeping task holds its call chain's hooks. */
 #define RBTR_GRAPH_MAX_ACTIVE_ALL	32768
-
-/* ftrace's struct ftrace_graph_ent_entry */
-struct rbtr_graph_ent_entry {
-	struct rbtr_entry	ent;
-	unsigned long		func;
-	int			depth;
-} __packed;
-
-/* ftrace's struct ftrace_graph_ret_entry */
-struct rbtr_graph_ret_entry {
-	struct rbtr_entry	ent;
-	unsigned long		func;
-#ifdef CONFIG_FUNCTION_GRAPH_RETVAL
-	unsigned long		retval;
-#endif
-	int			depth;
-	unsigned int		overrun;
-	unsigned long long	calltime;
-	unsigned long long	rettime;
-} __packed;
 
 /* set_graph_function: a hash of names only, never registered. */
 struct ftrace_ops rbtr_graph_sel_ops;
@@ -155,140 +127,6 @@ static void rbtr_graph_print_ret(struct seq_buf *s, const struct rbtr_event_type
 	}
 	seq_buf_printf(s, "<-- %ps (%d) (start: %llx  end: %llx) over: %d\n",
 		       (void *)e->func, e->depth, e->calltime, e->rettime, e->depth);
-}
-
-/*
- * What the last graph line printed on each CPU was, for the closing
- * brace's comment: shared by all readers (two readers at once may see a
- * comment too many or too few; the records are not affected).
- */
-struct rbtr_graph_cpu_text {
-	unsigned long	enter_funcs[RBTR_GRAPH_MAX_DEPTH];
-};
-
-static struct rbtr_graph_cpu_text __percpu *rbtr_graph_text;
-
-/* ftrace's trace_find_mark(): the overhead sign before a duration. */
-static char rbtr_graph_mark(u64 d)
-{
-	static const struct { u64 val; char sym; } mark[] = {
-		{ 1000000000ULL, '$' }, { 100000000ULL, '@' }, { 10000000ULL, '*' },
-		{ 1000000ULL, '#' }, { 100000ULL, '!' }, { 10000ULL, '+' },
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(mark); i++)
-		if (d > mark[i].val)
-			return mark[i].sym;
-	return ' ';
-}
-
-/* ftrace's print_graph_duration() with the overhead mark. */
-static void rbtr_graph_duration(struct seq_buf *s, u64 duration)
-{
-	char usecs[24];
-	u32 nsecs;
-	int len, i;
-
-	seq_buf_printf(s, "%c ", rbtr_graph_mark(duration));
-	duration = div_u64_rem(duration, 1000, &nsecs);
-	len = scnprintf(usecs, sizeof(usecs), "%llu", duration);
-	seq_buf_printf(s, "%s", usecs);
-	/* At most seven digits: the nanoseconds only as room is left. */
-	if (len < 7) {
-		char ns[5];
-
-		scnprintf(ns, min(sizeof(ns), (size_t)(8 - len)), "%03u", nsecs);
-		seq_buf_printf(s, ".%s", ns);
-		len += strlen(ns) + 1;
-	}
-	seq_buf_printf(s, " us ");
-	for (i = len; i < 8; i++)
-		seq_buf_printf(s, " ");
-	seq_buf_printf(s, "|  ");
-}
-
-static void rbtr_graph_cpu(struct seq_buf *s, int cpu)
-{
-	int w = snprintf(NULL, 0, "%u", nr_cpu_ids - 1);
-
-	seq_buf_printf(s, " %*d) ", w, cpu);
-}
-
-static void rbtr_graph_indent(struct seq_buf *s, int depth)
-{
-	seq_buf_printf(s, "%*s", max(depth, 0) * RBTR_GRAPH_INDENT, "");
-}
-
-/**
- * rbtr_graph_print - a graph record as ftrace's function_graph shows it
- * @s: where to print, a whole line
- * @rec: the record
- * @len: its size
- * @cpu: its CPU
- *
- * Return: true if it was a graph record and function_graph is current.
- */
-bool rbtr_graph_print(struct seq_buf *s, const void *rec, unsigned int len, int cpu)
-{
-	const struct rbtr_entry *ent = rec;
-	struct rbtr_graph_cpu_text *t;
-	bool match;
-
-	if (rbtr_current_tracer() != RBTR_TRACER_GRAPH || !rbtr_graph_text ||
-	    len < sizeof(*ent))
-		return false;
-	t = per_cpu_ptr(rbtr_graph_text, cpu);
-	if (ent->type == RBTR_TRACE_GRAPH_ENT_ID && len >= sizeof(struct rbtr_graph_ent_entry)) {
-		const struct rbtr_graph_ent_entry *e = rec;
-
-		if (e->depth >= 0 && e->depth < RBTR_GRAPH_MAX_DEPTH)
-			t->enter_funcs[e->depth] = e->func;
-		rbtr_graph_cpu(s, cpu);
-		seq_buf_printf(s, "              |  ");
-		rbtr_graph_indent(s, e->depth);
-		seq_buf_printf(s, "%ps() {\n", (void *)e->func);
-		return true;
-	}
-	if (ent->type == RBTR_TRACE_GRAPH_RET_ID && len >= sizeof(struct rbtr_graph_ret_entry)) {
-		const struct rbtr_graph_ret_entry *e = rec;
-
-		match = false;
-		if (e->depth >= 0 && e->depth < RBTR_GRAPH_MAX_DEPTH) {
-			match = t->enter_funcs[e->depth] == e->func;
-			t->enter_funcs[e->depth] = 0;
-		}
-		rbtr_graph_cpu(s, cpu);
-		rbtr_graph_duration(s, e->rettime - e->calltime);
-		rbtr_graph_indent(s, e->depth);
-		if (match)
-			seq_buf_printf(s, "}\n");
-		else
-			seq_buf_printf(s, "} /* %ps */\n", (void *)e->func);
-		return true;
-	}
-	return false;
-}
-
-/**
- * rbtr_graph_print_header - the trace file's header under function_graph
- * @m: the trace file
- *
- * Return: true if function_graph is current (the header was printed).
- */
-bool rbtr_graph_print_header(struct seq_file *m)
-{
-	int cpu;
-
-	if (rbtr_current_tracer() != RBTR_TRACER_GRAPH)
-		return false;
-	if (rbtr_graph_text)
-		for_each_possible_cpu(cpu)
-			memset(per_cpu_ptr(rbtr_graph_text, cpu), 0, sizeof(*rbtr_graph_text));
-	seq_puts(m, "# tracer: function_graph\n#\n");
-	seq_puts(m, "# CPU  DURATION                  FUNCTION CALLS\n");
-	seq_puts(m, "# |     |   |                     |   |   |   |\n");
-	return true;
 }
 
 #if IS_ENABLED(CONFIG_FPROBE) && IS_ENABLED(CONFIG_RETHOOK)
@@ -559,14 +397,9 @@ int rbtr_graph_init(struct rbtr_trace *tr)
 	ret = ftrace_set_filter(&rbtr_graph_sel_ops, NULL, 0, 1);
 	if (ret)
 		return ret;
-	rbtr_graph_text = alloc_percpu(struct rbtr_graph_cpu_text);
-	if (!rbtr_graph_text) {
-		ret = -ENOMEM;
-		goto fail_sel;
-	}
 	ret = rbtr_event_register(&rbtr_graph_ent_type);
 	if (ret)
-		goto fail_text;
+		goto fail_sel;
 	ret = rbtr_event_register(&rbtr_graph_ret_type);
 	if (ret)
 		goto fail_ent;
@@ -574,9 +407,6 @@ int rbtr_graph_init(struct rbtr_trace *tr)
 
 fail_ent:
 	rbtr_event_unregister(&rbtr_graph_ent_type);
-fail_text:
-	free_percpu(rbtr_graph_text);
-	rbtr_graph_text = NULL;
 fail_sel:
 	ftrace_free_filter(&rbtr_graph_sel_ops);
 	return ret;
@@ -589,7 +419,5 @@ void rbtr_graph_exit(void)
 {
 	rbtr_event_unregister(&rbtr_graph_ret_type);
 	rbtr_event_unregister(&rbtr_graph_ent_type);
-	free_percpu(rbtr_graph_text);
-	rbtr_graph_text = NULL;
 	ftrace_free_filter(&rbtr_graph_sel_ops);
 }
