@@ -24,11 +24,20 @@
  * nothing in the buffer, and nothing is ever taken back (seed 003's
  * lesson, and what ftrace's trace_graph_thresh_return() does).
  *
+ * Overrun: a call nested in RBTR_GRAPH_DEPTH_LIMIT traced calls of its
+ * task is not traced, as ftrace's when the task's return stack is full,
+ * and counted for the task: every exit record of the task carries the
+ * count so far (ftrace's task->trace_overrun, zeroed when tracing starts).
+ * The counts are in a small table by pid, looked at only once a task has
+ * overrun.
+ *
  * Text (trace, trace_pipe): func_graph_text.c.
  */
 #include <linux/debugfs.h>
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
+#include <linux/hash.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/rethook.h>
 #include <linux/sched.h>
@@ -37,6 +46,15 @@
 #include <linux/slab.h>
 #include "func_graph.h"
 #include "trace.h"
+
+/*
+ * Traced calls a call may be nested in (ftrace's return stack holds about
+ * as many with one tracer): deeper ones are the task's overrun.
+ */
+#define RBTR_GRAPH_DEPTH_LIMIT	128
+/* Tasks whose overrun is kept; more are counted in "graph overrun lost". */
+#define RBTR_GRAPH_OVR_SLOTS	256
+#define RBTR_GRAPH_OVR_PROBES	16
 
 /* Return hooks in flight at once, over the CPUs (fprobe's nr_maxactive). */
 #define RBTR_GRAPH_MAX_ACTIVE	4096
@@ -153,8 +171,101 @@ static struct fprobe rbtr_graph_fprobe = {
 	.entry_data_size = sizeof(struct rbtr_graph_call),
 };
 
-/* Our return hooks below this call on the task: its graph depth. */
-static int rbtr_graph_depth(struct fprobe *fp)
+#ifdef RBTRACE_TEST_HOOKS
+static unsigned int graph_depth_limit;
+module_param(graph_depth_limit, uint, 0600);
+MODULE_PARM_DESC(graph_depth_limit,
+		 "test builds: function_graph's depth limit (0: the normal one)");
+
+static int rbtr_graph_depth_limit(void)
+{
+	unsigned int limit = READ_ONCE(graph_depth_limit);
+
+	return limit && limit < RBTR_GRAPH_DEPTH_LIMIT ? limit : RBTR_GRAPH_DEPTH_LIMIT;
+}
+#else
+static int rbtr_graph_depth_limit(void)
+{
+	return RBTR_GRAPH_DEPTH_LIMIT;
+}
+#endif
+
+/*
+ * A task's overrun, ftrace's task->trace_overrun: slot pid + 1 (0 is
+ * free). Slots are claimed with cmpxchg() and never given back while the
+ * tracer runs; rbtr_graph_start() clears them with no handler running.
+ */
+struct rbtr_graph_ovr {
+	int		key;
+	atomic_t	count;
+};
+
+static struct rbtr_graph_ovr rbtr_graph_ovr[RBTR_GRAPH_OVR_SLOTS];
+static atomic_t rbtr_graph_ovr_any;	/* a slot was claimed: exits look */
+static atomic_long_t rbtr_graph_ovr_lost;	/* overruns of tasks with no slot */
+
+/* The task's slot, claimed if @claim; NULL if none (table full). */
+static struct rbtr_graph_ovr *rbtr_graph_ovr_slot(int pid, bool claim)
+{
+	unsigned int h = hash_32(pid, ilog2(RBTR_GRAPH_OVR_SLOTS)), i;
+	struct rbtr_graph_ovr *o;
+	int key;
+
+	/* Bounded: a few probes, then the count is lost (counted as such). */
+	for (i = 0; i < RBTR_GRAPH_OVR_PROBES; i++) {
+		o = &rbtr_graph_ovr[(h + i) % RBTR_GRAPH_OVR_SLOTS];
+		key = READ_ONCE(o->key);
+		if (key == pid + 1)
+			return o;
+		if (key)
+			continue;
+		if (!claim)
+			return NULL;
+		/* Lost to another task: look at the slot again for ours. */
+		key = cmpxchg(&o->key, 0, pid + 1);
+		if (!key || key == pid + 1)
+			return o;
+	}
+	return NULL;
+}
+
+/* A call of the current task not traced: the depth limit. */
+static void rbtr_graph_overrun(void)
+{
+	struct rbtr_graph_ovr *o = rbtr_graph_ovr_slot(current->pid, true);
+
+	if (!o) {
+		atomic_long_inc(&rbtr_graph_ovr_lost);
+		return;
+	}
+	atomic_inc(&o->count);
+	/* Pairs with the exits' atomic_read(): none of them looks before. */
+	atomic_set_release(&rbtr_graph_ovr_any, 1);
+}
+
+/* The current task's overrun so far: 0 until some task overran. */
+static unsigned int rbtr_graph_task_overrun(void)
+{
+	struct rbtr_graph_ovr *o;
+
+	if (!atomic_read_acquire(&rbtr_graph_ovr_any))
+		return 0;
+	o = rbtr_graph_ovr_slot(current->pid, false);
+	return o ? atomic_read(&o->count) : 0;
+}
+
+static void rbtr_graph_ovr_reset(void)
+{
+	memset(rbtr_graph_ovr, 0, sizeof(rbtr_graph_ovr));
+	atomic_set(&rbtr_graph_ovr_any, 0);
+	atomic_long_set(&rbtr_graph_ovr_lost, 0);
+}
+
+/*
+ * Our return hooks below this call on the task: its graph depth, at most
+ * @limit (the call is then too deep to trace).
+ */
+static int rbtr_graph_depth(struct fprobe *fp, int limit)
 {
 	struct llist_node *n = current->rethooks.first;
 	struct rethook_node *rh;
@@ -164,7 +275,7 @@ static int rbtr_graph_depth(struct fprobe *fp)
 	 * Interrupts on this CPU push and pop above the node we read first;
 	 * the nodes below it are the task's and stay until it returns.
 	 */
-	while (n && depth < RBTR_GRAPH_MAX_DEPTH * 4) {
+	while (n && depth < limit) {
 		rh = container_of(n, struct rethook_node, llist);
 		if (rh->rethook == fp->rethook)
 			depth++;
@@ -175,7 +286,8 @@ static int rbtr_graph_depth(struct fprobe *fp)
 
 /*
  * Entry, under fprobe's ftrace_test_recursion_trylock(). Returning
- * non-zero drops the exit: the task is not one of set_ftrace_pid's.
+ * non-zero drops the exit: the task is not one of set_ftrace_pid's, or
+ * the call is nested too deep (the task's overrun).
  */
 static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 			    struct pt_regs *regs, void *data)
@@ -183,10 +295,15 @@ static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long r
 	struct rbt_buffer *buffer = rbtr_graph_tr->buffer;
 	struct rbtr_graph_call *c = data;
 	struct rbtr_graph_ent_entry *e;
+	int limit = rbtr_graph_depth_limit();
 
 	if (rbtr_fn_pid_ignored())
 		return 1;
-	c->depth = rbtr_graph_depth(fp);
+	c->depth = rbtr_graph_depth(fp, limit);
+	if (c->depth >= limit) {
+		rbtr_graph_overrun();
+		return 1;
+	}
 	c->entry_written = false;
 	if (!rbtr_dur_thresh_ns()) {
 		e = rbtr_event_reserve(buffer, &rbtr_graph_ent_type, sizeof(*e),
@@ -227,7 +344,7 @@ static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigne
 	e->retval = regs_return_value(regs);
 #endif
 	e->depth = c->depth;
-	e->overrun = 0;
+	e->overrun = rbtr_graph_task_overrun();
 	e->calltime = c->calltime;
 	e->rettime = rettime;
 	rbtr_event_commit(buffer);
@@ -283,6 +400,7 @@ int rbtr_graph_start(void)
 	ret = rbtr_graph_ips(&ips, &n);
 	if (ret)
 		return ret;
+	rbtr_graph_ovr_reset();
 	memset(&rbtr_graph_fprobe.ops, 0, sizeof(rbtr_graph_fprobe.ops));
 	rbtr_graph_fprobe.nmissed = 0;
 	rbtr_graph_fprobe.flags = 0;
@@ -342,6 +460,7 @@ void rbtr_graph_show_stats(struct seq_file *m)
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(rbtr_graph_short, cpu);
 	seq_printf(m, "graph under tracing_thresh: %lu\n", sum);
+	seq_printf(m, "graph overrun lost: %ld\n", atomic_long_read(&rbtr_graph_ovr_lost));
 }
 
 static void rbtr_graph_set_tr(struct rbtr_trace *tr)
