@@ -225,6 +225,7 @@ void rbtr_cmdlines_files(struct rbtr_trace *tr);
 /* trace_marker, trace_marker_raw (marker.c) */
 int rbtr_marker_init(struct rbtr_trace *tr);
 void rbtr_marker_exit(void);
+bool rbtr_marker_print_msg(struct seq_buf *s, const void *rec, unsigned int len);
 
 /* saved_cmdlines (cmdlines.c) */
 int rbtr_cmdlines_init(struct rbtr_trace *tr);

@@ -24,52 +24,42 @@
  * nothing in the buffer, and nothing is ever taken back (seed 003's
  * lesson, and what ftrace's trace_graph_thresh_return() does).
  *
- * Text (trace, trace_pipe): ftrace's graph lines ("CPU) DURATION | func() {",
- * "}", "} /-* func *-/" on a closing brace whose entry the reader did not
- * just print). Differences from ftrace, which reads ahead: a leaf is
- * printed as "func() {" and "}" rather than "func();", and no context
- * switch banner is printed.
+ * Overrun: a call nested in RBTR_GRAPH_DEPTH_LIMIT traced calls of its
+ * task is not traced, as ftrace's when the task's return stack is full,
+ * and counted for the task: every exit record of the task carries the
+ * count so far (ftrace's task->trace_overrun, zeroed when tracing starts).
+ * The counts are in a small table by pid, looked at only once a task has
+ * overrun.
+ *
+ * Text (trace, trace_pipe): func_graph_text.c.
  */
 #include <linux/debugfs.h>
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
+#include <linux/hash.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/rethook.h>
 #include <linux/sched.h>
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include "events.h"
-#include "function.h"
+#include "func_graph.h"
 #include "trace.h"
 
-/* ftrace's TRACE_GRAPH_INDENT and FTRACE_RETFUNC_DEPTH */
-#define RBTR_GRAPH_INDENT	2
-#define RBTR_GRAPH_MAX_DEPTH	50
+/*
+ * Traced calls a call may be nested in (ftrace's return stack holds about
+ * as many with one tracer): deeper ones are the task's overrun.
+ */
+#define RBTR_GRAPH_DEPTH_LIMIT	128
+/* Tasks whose overrun is kept; more are counted in "graph overrun lost". */
+#define RBTR_GRAPH_OVR_SLOTS	256
+#define RBTR_GRAPH_OVR_PROBES	16
+
 /* Return hooks in flight at once, over the CPUs (fprobe's nr_maxactive). */
 #define RBTR_GRAPH_MAX_ACTIVE	4096
 /* Every function: every sleeping task holds its call chain's hooks. */
 #define RBTR_GRAPH_MAX_ACTIVE_ALL	32768
-
-/* ftrace's struct ftrace_graph_ent_entry */
-struct rbtr_graph_ent_entry {
-	struct rbtr_entry	ent;
-	unsigned long		func;
-	int			depth;
-} __packed;
-
-/* ftrace's struct ftrace_graph_ret_entry */
-struct rbtr_graph_ret_entry {
-	struct rbtr_entry	ent;
-	unsigned long		func;
-#ifdef CONFIG_FUNCTION_GRAPH_RETVAL
-	unsigned long		retval;
-#endif
-	int			depth;
-	unsigned int		overrun;
-	unsigned long long	calltime;
-	unsigned long long	rettime;
-} __packed;
 
 /* set_graph_function: a hash of names only, never registered. */
 struct ftrace_ops rbtr_graph_sel_ops;
@@ -157,140 +147,6 @@ static void rbtr_graph_print_ret(struct seq_buf *s, const struct rbtr_event_type
 		       (void *)e->func, e->depth, e->calltime, e->rettime, e->depth);
 }
 
-/*
- * What the last graph line printed on each CPU was, for the closing
- * brace's comment: shared by all readers (two readers at once may see a
- * comment too many or too few; the records are not affected).
- */
-struct rbtr_graph_cpu_text {
-	unsigned long	enter_funcs[RBTR_GRAPH_MAX_DEPTH];
-};
-
-static struct rbtr_graph_cpu_text __percpu *rbtr_graph_text;
-
-/* ftrace's trace_find_mark(): the overhead sign before a duration. */
-static char rbtr_graph_mark(u64 d)
-{
-	static const struct { u64 val; char sym; } mark[] = {
-		{ 1000000000ULL, '$' }, { 100000000ULL, '@' }, { 10000000ULL, '*' },
-		{ 1000000ULL, '#' }, { 100000ULL, '!' }, { 10000ULL, '+' },
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(mark); i++)
-		if (d > mark[i].val)
-			return mark[i].sym;
-	return ' ';
-}
-
-/* ftrace's print_graph_duration() with the overhead mark. */
-static void rbtr_graph_duration(struct seq_buf *s, u64 duration)
-{
-	char usecs[24];
-	u32 nsecs;
-	int len, i;
-
-	seq_buf_printf(s, "%c ", rbtr_graph_mark(duration));
-	duration = div_u64_rem(duration, 1000, &nsecs);
-	len = scnprintf(usecs, sizeof(usecs), "%llu", duration);
-	seq_buf_printf(s, "%s", usecs);
-	/* At most seven digits: the nanoseconds only as room is left. */
-	if (len < 7) {
-		char ns[5];
-
-		scnprintf(ns, min(sizeof(ns), (size_t)(8 - len)), "%03u", nsecs);
-		seq_buf_printf(s, ".%s", ns);
-		len += strlen(ns) + 1;
-	}
-	seq_buf_printf(s, " us ");
-	for (i = len; i < 8; i++)
-		seq_buf_printf(s, " ");
-	seq_buf_printf(s, "|  ");
-}
-
-static void rbtr_graph_cpu(struct seq_buf *s, int cpu)
-{
-	int w = snprintf(NULL, 0, "%u", nr_cpu_ids - 1);
-
-	seq_buf_printf(s, " %*d) ", w, cpu);
-}
-
-static void rbtr_graph_indent(struct seq_buf *s, int depth)
-{
-	seq_buf_printf(s, "%*s", max(depth, 0) * RBTR_GRAPH_INDENT, "");
-}
-
-/**
- * rbtr_graph_print - a graph record as ftrace's function_graph shows it
- * @s: where to print, a whole line
- * @rec: the record
- * @len: its size
- * @cpu: its CPU
- *
- * Return: true if it was a graph record and function_graph is current.
- */
-bool rbtr_graph_print(struct seq_buf *s, const void *rec, unsigned int len, int cpu)
-{
-	const struct rbtr_entry *ent = rec;
-	struct rbtr_graph_cpu_text *t;
-	bool match;
-
-	if (rbtr_current_tracer() != RBTR_TRACER_GRAPH || !rbtr_graph_text ||
-	    len < sizeof(*ent))
-		return false;
-	t = per_cpu_ptr(rbtr_graph_text, cpu);
-	if (ent->type == RBTR_TRACE_GRAPH_ENT_ID && len >= sizeof(struct rbtr_graph_ent_entry)) {
-		const struct rbtr_graph_ent_entry *e = rec;
-
-		if (e->depth >= 0 && e->depth < RBTR_GRAPH_MAX_DEPTH)
-			t->enter_funcs[e->depth] = e->func;
-		rbtr_graph_cpu(s, cpu);
-		seq_buf_printf(s, "              |  ");
-		rbtr_graph_indent(s, e->depth);
-		seq_buf_printf(s, "%ps() {\n", (void *)e->func);
-		return true;
-	}
-	if (ent->type == RBTR_TRACE_GRAPH_RET_ID && len >= sizeof(struct rbtr_graph_ret_entry)) {
-		const struct rbtr_graph_ret_entry *e = rec;
-
-		match = false;
-		if (e->depth >= 0 && e->depth < RBTR_GRAPH_MAX_DEPTH) {
-			match = t->enter_funcs[e->depth] == e->func;
-			t->enter_funcs[e->depth] = 0;
-		}
-		rbtr_graph_cpu(s, cpu);
-		rbtr_graph_duration(s, e->rettime - e->calltime);
-		rbtr_graph_indent(s, e->depth);
-		if (match)
-			seq_buf_printf(s, "}\n");
-		else
-			seq_buf_printf(s, "} /* %ps */\n", (void *)e->func);
-		return true;
-	}
-	return false;
-}
-
-/**
- * rbtr_graph_print_header - the trace file's header under function_graph
- * @m: the trace file
- *
- * Return: true if function_graph is current (the header was printed).
- */
-bool rbtr_graph_print_header(struct seq_file *m)
-{
-	int cpu;
-
-	if (rbtr_current_tracer() != RBTR_TRACER_GRAPH)
-		return false;
-	if (rbtr_graph_text)
-		for_each_possible_cpu(cpu)
-			memset(per_cpu_ptr(rbtr_graph_text, cpu), 0, sizeof(*rbtr_graph_text));
-	seq_puts(m, "# tracer: function_graph\n#\n");
-	seq_puts(m, "# CPU  DURATION                  FUNCTION CALLS\n");
-	seq_puts(m, "# |     |   |                     |   |   |   |\n");
-	return true;
-}
-
 #if IS_ENABLED(CONFIG_FPROBE) && IS_ENABLED(CONFIG_RETHOOK)
 
 /* What the entry handler leaves the exit handler. */
@@ -315,8 +171,101 @@ static struct fprobe rbtr_graph_fprobe = {
 	.entry_data_size = sizeof(struct rbtr_graph_call),
 };
 
-/* Our return hooks below this call on the task: its graph depth. */
-static int rbtr_graph_depth(struct fprobe *fp)
+#ifdef RBTRACE_TEST_HOOKS
+static unsigned int graph_depth_limit;
+module_param(graph_depth_limit, uint, 0600);
+MODULE_PARM_DESC(graph_depth_limit,
+		 "test builds: function_graph's depth limit (0: the normal one)");
+
+static int rbtr_graph_depth_limit(void)
+{
+	unsigned int limit = READ_ONCE(graph_depth_limit);
+
+	return limit && limit < RBTR_GRAPH_DEPTH_LIMIT ? limit : RBTR_GRAPH_DEPTH_LIMIT;
+}
+#else
+static int rbtr_graph_depth_limit(void)
+{
+	return RBTR_GRAPH_DEPTH_LIMIT;
+}
+#endif
+
+/*
+ * A task's overrun, ftrace's task->trace_overrun: slot pid + 1 (0 is
+ * free). Slots are claimed with cmpxchg() and never given back while the
+ * tracer runs; rbtr_graph_start() clears them with no handler running.
+ */
+struct rbtr_graph_ovr {
+	int		key;
+	atomic_t	count;
+};
+
+static struct rbtr_graph_ovr rbtr_graph_ovr[RBTR_GRAPH_OVR_SLOTS];
+static atomic_t rbtr_graph_ovr_any;	/* a slot was claimed: exits look */
+static atomic_long_t rbtr_graph_ovr_lost;	/* overruns of tasks with no slot */
+
+/* The task's slot, claimed if @claim; NULL if none (table full). */
+static struct rbtr_graph_ovr *rbtr_graph_ovr_slot(int pid, bool claim)
+{
+	unsigned int h = hash_32(pid, ilog2(RBTR_GRAPH_OVR_SLOTS)), i;
+	struct rbtr_graph_ovr *o;
+	int key;
+
+	/* Bounded: a few probes, then the count is lost (counted as such). */
+	for (i = 0; i < RBTR_GRAPH_OVR_PROBES; i++) {
+		o = &rbtr_graph_ovr[(h + i) % RBTR_GRAPH_OVR_SLOTS];
+		key = READ_ONCE(o->key);
+		if (key == pid + 1)
+			return o;
+		if (key)
+			continue;
+		if (!claim)
+			return NULL;
+		/* Lost to another task: look at the slot again for ours. */
+		key = cmpxchg(&o->key, 0, pid + 1);
+		if (!key || key == pid + 1)
+			return o;
+	}
+	return NULL;
+}
+
+/* A call of the current task not traced: the depth limit. */
+static void rbtr_graph_overrun(void)
+{
+	struct rbtr_graph_ovr *o = rbtr_graph_ovr_slot(current->pid, true);
+
+	if (!o) {
+		atomic_long_inc(&rbtr_graph_ovr_lost);
+		return;
+	}
+	atomic_inc(&o->count);
+	/* Pairs with the exits' atomic_read(): none of them looks before. */
+	atomic_set_release(&rbtr_graph_ovr_any, 1);
+}
+
+/* The current task's overrun so far: 0 until some task overran. */
+static unsigned int rbtr_graph_task_overrun(void)
+{
+	struct rbtr_graph_ovr *o;
+
+	if (!atomic_read_acquire(&rbtr_graph_ovr_any))
+		return 0;
+	o = rbtr_graph_ovr_slot(current->pid, false);
+	return o ? atomic_read(&o->count) : 0;
+}
+
+static void rbtr_graph_ovr_reset(void)
+{
+	memset(rbtr_graph_ovr, 0, sizeof(rbtr_graph_ovr));
+	atomic_set(&rbtr_graph_ovr_any, 0);
+	atomic_long_set(&rbtr_graph_ovr_lost, 0);
+}
+
+/*
+ * Our return hooks below this call on the task: its graph depth, at most
+ * @limit (the call is then too deep to trace).
+ */
+static int rbtr_graph_depth(struct fprobe *fp, int limit)
 {
 	struct llist_node *n = current->rethooks.first;
 	struct rethook_node *rh;
@@ -326,7 +275,7 @@ static int rbtr_graph_depth(struct fprobe *fp)
 	 * Interrupts on this CPU push and pop above the node we read first;
 	 * the nodes below it are the task's and stay until it returns.
 	 */
-	while (n && depth < RBTR_GRAPH_MAX_DEPTH * 4) {
+	while (n && depth < limit) {
 		rh = container_of(n, struct rethook_node, llist);
 		if (rh->rethook == fp->rethook)
 			depth++;
@@ -337,7 +286,8 @@ static int rbtr_graph_depth(struct fprobe *fp)
 
 /*
  * Entry, under fprobe's ftrace_test_recursion_trylock(). Returning
- * non-zero drops the exit: the task is not one of set_ftrace_pid's.
+ * non-zero drops the exit: the task is not one of set_ftrace_pid's, or
+ * the call is nested too deep (the task's overrun).
  */
 static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 			    struct pt_regs *regs, void *data)
@@ -345,10 +295,15 @@ static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long r
 	struct rbt_buffer *buffer = rbtr_graph_tr->buffer;
 	struct rbtr_graph_call *c = data;
 	struct rbtr_graph_ent_entry *e;
+	int limit = rbtr_graph_depth_limit();
 
 	if (rbtr_fn_pid_ignored())
 		return 1;
-	c->depth = rbtr_graph_depth(fp);
+	c->depth = rbtr_graph_depth(fp, limit);
+	if (c->depth >= limit) {
+		rbtr_graph_overrun();
+		return 1;
+	}
 	c->entry_written = false;
 	if (!rbtr_dur_thresh_ns()) {
 		e = rbtr_event_reserve(buffer, &rbtr_graph_ent_type, sizeof(*e),
@@ -389,7 +344,7 @@ static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigne
 	e->retval = regs_return_value(regs);
 #endif
 	e->depth = c->depth;
-	e->overrun = 0;
+	e->overrun = rbtr_graph_task_overrun();
 	e->calltime = c->calltime;
 	e->rettime = rettime;
 	rbtr_event_commit(buffer);
@@ -445,6 +400,7 @@ int rbtr_graph_start(void)
 	ret = rbtr_graph_ips(&ips, &n);
 	if (ret)
 		return ret;
+	rbtr_graph_ovr_reset();
 	memset(&rbtr_graph_fprobe.ops, 0, sizeof(rbtr_graph_fprobe.ops));
 	rbtr_graph_fprobe.nmissed = 0;
 	rbtr_graph_fprobe.flags = 0;
@@ -504,6 +460,7 @@ void rbtr_graph_show_stats(struct seq_file *m)
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(rbtr_graph_short, cpu);
 	seq_printf(m, "graph under tracing_thresh: %lu\n", sum);
+	seq_printf(m, "graph overrun lost: %ld\n", atomic_long_read(&rbtr_graph_ovr_lost));
 }
 
 static void rbtr_graph_set_tr(struct rbtr_trace *tr)
@@ -559,14 +516,9 @@ int rbtr_graph_init(struct rbtr_trace *tr)
 	ret = ftrace_set_filter(&rbtr_graph_sel_ops, NULL, 0, 1);
 	if (ret)
 		return ret;
-	rbtr_graph_text = alloc_percpu(struct rbtr_graph_cpu_text);
-	if (!rbtr_graph_text) {
-		ret = -ENOMEM;
-		goto fail_sel;
-	}
 	ret = rbtr_event_register(&rbtr_graph_ent_type);
 	if (ret)
-		goto fail_text;
+		goto fail_sel;
 	ret = rbtr_event_register(&rbtr_graph_ret_type);
 	if (ret)
 		goto fail_ent;
@@ -574,9 +526,6 @@ int rbtr_graph_init(struct rbtr_trace *tr)
 
 fail_ent:
 	rbtr_event_unregister(&rbtr_graph_ent_type);
-fail_text:
-	free_percpu(rbtr_graph_text);
-	rbtr_graph_text = NULL;
 fail_sel:
 	ftrace_free_filter(&rbtr_graph_sel_ops);
 	return ret;
@@ -589,7 +538,5 @@ void rbtr_graph_exit(void)
 {
 	rbtr_event_unregister(&rbtr_graph_ret_type);
 	rbtr_event_unregister(&rbtr_graph_ent_type);
-	free_percpu(rbtr_graph_text);
-	rbtr_graph_text = NULL;
 	ftrace_free_filter(&rbtr_graph_sel_ops);
 }

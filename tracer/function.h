@@ -49,7 +49,19 @@ int rbtr_graph_start(void);
 void rbtr_graph_stop(void);
 void rbtr_graph_files(struct dentry *top);
 void rbtr_graph_show_stats(struct seq_file *m);
-bool rbtr_graph_print(struct seq_buf *s, const void *rec, unsigned int len, int cpu);
+
+/* func_graph_text.c: a reader's state, the leaf look-ahead, the text. */
+struct rbtr_graph_text;
+/* Room for a return record kept by a reader for a leaf line. */
+#define RBTR_GRAPH_LEAF_MAX	64
+struct rbtr_graph_text *rbtr_graph_text_alloc(void);
+void rbtr_graph_text_free(struct rbtr_graph_text *gt);
+void rbtr_graph_text_reset(struct rbtr_graph_text *gt);
+bool rbtr_graph_leaf_wanted(const void *rec, unsigned int len);
+bool rbtr_graph_is_leaf(const void *rec, unsigned int len, const void *next,
+			unsigned int next_len);
+bool rbtr_graph_print(struct rbtr_graph_text *gt, struct seq_buf *s, const void *rec,
+		      unsigned int len, const void *leaf, int cpu);
 bool rbtr_graph_print_header(struct seq_file *m);
 
 /* duration.c: tracing_thresh in the buffer clock's units (0: off). */

@@ -81,6 +81,27 @@ static void rbtr_print_print(struct seq_buf *s, const struct rbtr_event_type *ty
 		seq_buf_printf(s, "\n");
 }
 
+/**
+ * rbtr_marker_print_msg - a marker's text alone, as trace_print_printk_msg_only()
+ * @s: where to print
+ * @rec: a record
+ * @len: its size
+ *
+ * For function_graph, which shows a marker as a C comment holding its
+ * text alone: the writer's newline is kept, the caller strips it.
+ *
+ * Return: false if @rec is not a trace_marker record (ftrace:print).
+ */
+bool rbtr_marker_print_msg(struct seq_buf *s, const void *rec, unsigned int len)
+{
+	const struct rbtr_print_entry *e = rec;
+
+	if (len < sizeof(*e) || e->ent.type != RBTR_EVENT_PRINT_ID)
+		return false;
+	seq_buf_printf(s, "%.*s", (int)strnlen(e->buf, len - sizeof(*e)), e->buf);
+	return true;
+}
+
 /* "# 1 buf: 61 62 ...": every byte of the record after the id. */
 static void rbtr_print_raw_data(struct seq_buf *s, const struct rbtr_event_type *type,
 				const void *rec, unsigned int len)

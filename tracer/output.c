@@ -32,6 +32,9 @@ struct rbtr_rec {
 	int		cpu;
 	bool		lost;		/* events lost before it */
 	unsigned long	lost_count;	/* how many, 0 if unknown */
+	/* function_graph: a leaf entry's return, read along with it */
+	unsigned int	leaf_len;	/* 0: not a leaf */
+	u64		leaf[RBTR_GRAPH_LEAF_MAX / sizeof(u64)];
 };
 
 /* One line of text; the longest is a raw marker: three chars a byte. */
@@ -63,6 +66,27 @@ static void rbtr_rec_fill(struct rbtr_rec *rec, struct rbt_event *event, u64 ts,
 	memcpy(rec->data, rbt_event_data(event), rec->len);
 	rec->ts = ts;
 	rec->cpu = cpu;
+	rec->leaf_len = 0;
+}
+
+/*
+ * ftrace's get_return_for_leaf(): a function entry whose next record on
+ * its CPU, @next, is its own return is one line; keep the return with it.
+ * Return: true if @next was taken (the caller steps over it).
+ */
+static bool rbtr_rec_take_leaf(struct rbtr_rec *rec, struct rbt_event *next)
+{
+	unsigned int len;
+
+	if (!next)
+		return false;
+	len = rbt_event_length(next);
+	if (len > sizeof(rec->leaf) ||
+	    !rbtr_graph_is_leaf(rec->data, rec->len, rbt_event_data(next), len))
+		return false;
+	memcpy(rec->leaf, rbt_event_data(next), len);
+	rec->leaf_len = len;
+	return true;
 }
 
 /* irqs-off, need-resched, hardirq/softirq, preempt, migrate: "d.h1." */
@@ -104,7 +128,7 @@ static void rbtr_print_lat(struct seq_buf *s, const struct rbtr_entry *ent)
 
 /* One record as ftrace prints it, lost-event note first. */
 static void rbtr_print_rec(struct rbtr_trace *tr, struct rbtr_text *t,
-			   const struct rbtr_rec *rec)
+			   struct rbtr_graph_text *gt, const struct rbtr_rec *rec)
 {
 	static const struct rbtr_entry no_entry;
 	const struct rbtr_entry *ent = rec->len >= sizeof(*ent) ? rec->data : &no_entry;
@@ -116,7 +140,8 @@ static void rbtr_print_rec(struct rbtr_trace *tr, struct rbtr_text *t,
 	else if (rec->lost)
 		seq_buf_printf(&t->s, "CPU:%d [LOST EVENTS]\n", rec->cpu);
 	/* function_graph's own line layout (func_graph.c) */
-	if (rbtr_graph_print(&t->s, rec->data, rec->len, rec->cpu))
+	if (rbtr_graph_print(gt, &t->s, rec->data, rec->len,
+			     rec->leaf_len ? rec->leaf : NULL, rec->cpu))
 		goto out;
 	rbtr_cmdline_find(ent->pid, comm);
 	seq_buf_printf(&t->s, "%16s-%-7d [%03d] ", comm, ent->pid, rec->cpu);
@@ -176,6 +201,8 @@ struct rbtr_trace_iter {
 	bool		have_rec;
 	loff_t		pos;
 	struct rbtr_text	text;
+	loff_t		text_pos;	/* the record @text holds, 0: none */
+	struct rbtr_graph_text	*graph;
 };
 
 /* Copy the oldest record of the CPUs read into it->rec. */
@@ -205,6 +232,18 @@ static bool rbtr_trace_find(struct rbtr_trace_iter *it)
 	it->rec.lost = it->lost[best_cpu];
 	it->rec.lost_count = 0;
 	it->lost[best_cpu] = false;
+	/*
+	 * Past the record now (it is copied), as ftrace's iterator is past
+	 * iter->ent: a function entry's next record on its CPU can be read.
+	 */
+	rbt_iter_advance(it->iters[best_cpu]);
+	if (rbtr_graph_leaf_wanted(it->rec.data, it->rec.len)) {
+		event = rbt_iter_peek(it->iters[best_cpu], &ts);
+		if (rbt_iter_dropped(it->iters[best_cpu]))
+			it->lost[best_cpu] = true;
+		if (rbtr_rec_take_leaf(&it->rec, event))
+			rbt_iter_advance(it->iters[best_cpu]);
+	}
 	return true;
 }
 
@@ -219,6 +258,8 @@ static void rbtr_trace_rewind(struct rbtr_trace_iter *it)
 	}
 	it->have_rec = false;
 	it->pos = 0;
+	it->text_pos = 0;
+	rbtr_graph_text_reset(it->graph);
 }
 
 /*
@@ -231,8 +272,7 @@ static void *rbtr_trace_step(struct rbtr_trace_iter *it)
 	cond_resched();
 	if (fatal_signal_pending(current))
 		return ERR_PTR(-EINTR);
-	if (it->pos && it->have_rec)
-		rbt_iter_advance(it->iters[it->rec.cpu]);
+	/* rbtr_trace_find() already stepped past the current record. */
 	it->pos++;
 	return rbtr_trace_find(it) ? &it->rec : NULL;
 }
@@ -283,7 +323,15 @@ static int rbtr_trace_show(struct seq_file *m, void *v)
 		rbtr_print_header(m, it->tr);
 		return 0;
 	}
-	rbtr_print_rec(it->tr, &it->text, v);
+	/*
+	 * Shown again (it did not fit in the last read): the same text, as
+	 * ftrace's iter->leftover. Formatting it again would change it: the
+	 * graph text's state (banners, braces) moved on the first time.
+	 */
+	if (it->text_pos != it->pos) {
+		rbtr_print_rec(it->tr, &it->text, it->graph, v);
+		it->text_pos = it->pos;
+	}
 	seq_write(m, it->text.buf, seq_buf_used(&it->text.s));
 	return 0;
 }
@@ -307,6 +355,7 @@ static void rbtr_trace_iter_free(struct rbtr_trace_iter *it)
 	kfree(it->lost);
 	kvfree(it->rec.data);
 	kvfree(it->text.buf);
+	rbtr_graph_text_free(it->graph);
 }
 
 static int rbtr_trace_iter_init(struct rbtr_trace_iter *it, struct rbtr_trace *tr,
@@ -318,7 +367,8 @@ static int rbtr_trace_iter_init(struct rbtr_trace_iter *it, struct rbtr_trace *t
 	it->cpu_file = cpu_file;
 	it->iters = kcalloc(nr_cpu_ids, sizeof(*it->iters), GFP_KERNEL);
 	it->lost = kcalloc(nr_cpu_ids, sizeof(*it->lost), GFP_KERNEL);
-	if (!it->iters || !it->lost || rbtr_rec_alloc(tr, &it->rec) ||
+	it->graph = rbtr_graph_text_alloc();
+	if (!it->iters || !it->lost || !it->graph || rbtr_rec_alloc(tr, &it->rec) ||
 	    rbtr_text_alloc(tr, &it->text))
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
@@ -427,6 +477,7 @@ struct rbtr_pipe_iter {
 	struct rbtr_text	text;
 	size_t		text_off;	/* bytes of text already read */
 	bool		read_any;
+	struct rbtr_graph_text	*graph;
 };
 
 static size_t rbtr_pipe_pending(struct rbtr_pipe_iter *it)
@@ -467,6 +518,25 @@ static int rbtr_pipe_oldest_cpu(struct rbtr_pipe_iter *it)
 	return best;
 }
 
+/*
+ * Copy a consumed record; a function entry takes its return along if that
+ * is the next record on the CPU (a leaf). A return not written yet, or
+ * after lost events, is printed on its own later, as ftrace's.
+ */
+static void rbtr_pipe_fill(struct rbtr_pipe_iter *it, struct rbt_event *event, u64 ts,
+			   int cpu)
+{
+	unsigned long lost = 0;
+	struct rbt_event *next;
+
+	rbtr_rec_fill(&it->rec, event, ts, cpu);
+	if (!rbtr_graph_leaf_wanted(it->rec.data, it->rec.len))
+		return;
+	next = rbt_peek(it->tr->buffer, cpu, NULL, &lost);
+	if (!lost && rbtr_rec_take_leaf(&it->rec, next))
+		rbt_consume(it->tr->buffer, cpu, NULL, NULL);
+}
+
 /* Consume the oldest record into it->rec and format it; false if none. */
 static bool rbtr_pipe_next(struct rbtr_pipe_iter *it)
 {
@@ -480,13 +550,13 @@ static bool rbtr_pipe_next(struct rbtr_pipe_iter *it)
 	rbtr_access_lock(it->tr, cpu);
 	event = rbt_consume(it->tr->buffer, cpu, &ts, &lost);
 	if (event)
-		rbtr_rec_fill(&it->rec, event, ts, cpu);
+		rbtr_pipe_fill(it, event, ts, cpu);
 	rbtr_access_unlock(it->tr, cpu);
 	if (!event)
 		return false;
 	it->rec.lost = lost;
 	it->rec.lost_count = lost;
-	rbtr_print_rec(it->tr, &it->text, &it->rec);
+	rbtr_print_rec(it->tr, &it->text, it->graph, &it->rec);
 	it->text_off = 0;
 	return true;
 }
@@ -591,6 +661,7 @@ static void rbtr_pipe_free(struct rbtr_pipe_iter *it)
 {
 	kvfree(it->rec.data);
 	kvfree(it->text.buf);
+	rbtr_graph_text_free(it->graph);
 	kfree(it);
 }
 
@@ -608,7 +679,8 @@ static int rbtr_pipe_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	it->tr = tr;
 	rbtr_reader_open(tr);
-	if (rbtr_rec_alloc(tr, &it->rec) || rbtr_text_alloc(tr, &it->text)) {
+	it->graph = rbtr_graph_text_alloc();
+	if (!it->graph || rbtr_rec_alloc(tr, &it->rec) || rbtr_text_alloc(tr, &it->text)) {
 		rbtr_pipe_free(it);
 		rbtr_reader_close(tr);
 		return -ENOMEM;
