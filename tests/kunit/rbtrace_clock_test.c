@@ -127,11 +127,17 @@ static void latch_check(struct latch_reader *rd)
 	u64 upd = smp_load_acquire(&rd->race->upd_last);
 	u64 mono = ktime_get_mono_fast_ns();
 	u64 now = rbt_latch_clock();
+	/*
+	 * The time between this read and the last is at most the time from
+	 * the monotonic read before the last one to the one after this one:
+	 * a vCPU stalled between two reads (a loaded host) is no jump.
+	 */
+	u64 mono_after = ktime_get_mono_fast_ns();
 
 	if (rd->reads && now < rd->last) {
 		rd->back++;
 		rd->max_back = max(rd->max_back, rd->last - now);
-	} else if (rd->reads && now - rd->last > mono - rd->last_mono + LATCH_JUMP_NS) {
+	} else if (rd->reads && now - rd->last > mono_after - rd->last_mono + LATCH_JUMP_NS) {
 		rd->jumps++;
 		rd->max_jump = max(rd->max_jump, now - rd->last);
 	}
