@@ -581,13 +581,23 @@ static struct rbt_event *rb_reserve_retry(struct rb_cpu_buffer *cpu_buffer,
 }
 
 /*
+ * What a slow reservation hands back: the event, or for rbt_reserve()
+ * (@data) its payload, past a time extend or absolute stamp in front.
+ */
+static __always_inline void *rb_reserve_ret(struct rbt_event *event, bool data)
+{
+	return data && event ? rbt_event_data(event) : event;
+}
+
+/*
  * Slow exit S1, before step B (nothing written yet): absolute mode,
  * validation, the first event of a page, stamps that disagree, a delta
  * over 27 bits or a clock that went back. The general path starts again
  * from A. Called with the commit started.
  */
-static noinline notrace struct rbt_event *
-rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
+static noinline notrace void *
+rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
+		bool data)
 {
 	struct rb_event_info info;
 	int add_ts_default = RB_ADD_STAMP_NONE;
@@ -603,9 +613,9 @@ rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
 		}
 	}
 	rb_info_start(&info, add_ts_default);
-	return rb_reserve_retry(cpu_buffer, &info,
-				__rb_reserve_next(cpu_buffer, &info),
-				add_ts_default);
+	return rb_reserve_ret(rb_reserve_retry(cpu_buffer, &info,
+					       __rb_reserve_next(cpu_buffer, &info),
+					       add_ts_default), data);
 }
 
 /*
@@ -614,10 +624,10 @@ rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
  * state is what rb_ts_read_stamps() would have left (before == after, a
  * delta that fits, no stamp in front): the general path goes on from C.
  */
-static noinline notrace struct rbt_event *
+static noinline notrace void *
 rb_reserve_after_c(struct rb_cpu_buffer *cpu_buffer, struct rb_page *tail_page,
 		   u64 ts, u64 after, unsigned long w, unsigned long write,
-		   unsigned long length)
+		   unsigned long length, bool data)
 {
 	struct rb_event_info info = {
 		.ts		= ts,
@@ -630,10 +640,10 @@ rb_reserve_after_c(struct rb_cpu_buffer *cpu_buffer, struct rb_page *tail_page,
 		.ts_lost	= false,
 	};
 
-	return rb_reserve_retry(cpu_buffer, &info,
-				rb_reserve_finish(cpu_buffer, &info, w,
-						  write - length, write),
-				RB_ADD_STAMP_NONE);
+	return rb_reserve_ret(rb_reserve_retry(cpu_buffer, &info,
+					       rb_reserve_finish(cpu_buffer, &info, w,
+								 write - length, write),
+					       RB_ADD_STAMP_NONE), data);
 }
 
 /*
@@ -657,8 +667,9 @@ rb_reserve_after_c(struct rb_cpu_buffer *cpu_buffer, struct rb_page *tail_page,
  * is, and a nested writer at any point between two steps sees what it
  * would see in the general path (the windows of rbtrace.rst).
  */
-static __always_inline struct rbt_event *
-rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
+static __always_inline void *
+rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
+		bool data)
 {
 	struct rbt_buffer *buffer = cpu_buffer->buffer;
 	unsigned long len, w, write, tail;
@@ -667,9 +678,12 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
 	u64 before, after, ts;
 
 	rb_start_commit(cpu_buffer);
-	/* The commit page cannot move under us from here. */
-	if (unlikely(READ_ONCE(buffer->time_stamp_abs) || rb_validate))
-		return rb_reserve_slow(cpu_buffer, length);
+	/*
+	 * The commit page cannot move under us from here. Absolute mode
+	 * left earlier, by the refuse word; validation is a static key.
+	 */
+	if (static_branch_unlikely(&rb_validate_key))
+		return rb_reserve_slow(cpu_buffer, length, data);
 
 	len = rb_calculate_event_length(length);
 	/* Keep the compiler from re-reading tail_page below. */
@@ -683,10 +697,10 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
 	barrier();
 	/* Tested before the clock call: fewer values live across it. */
 	if (unlikely(!w || before != after))
-		return rb_reserve_slow(cpu_buffer, length);	/* S1 */
+		return rb_reserve_slow(cpu_buffer, length, data);	/* S1 */
 	ts = rb_time_stamp(buffer);
 	if (unlikely(rb_delta_too_big(ts - after)))
-		return rb_reserve_slow(cpu_buffer, length);	/* S1 */
+		return rb_reserve_slow(cpu_buffer, length, data);	/* S1 */
 	/*
 	 * Loaded again rather than kept across the clock call: one load
 	 * instead of a spill and a reload (it does not change under us).
@@ -702,22 +716,23 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
 	rb_hook(buffer, RBT_HOOK_C);
 	if (unlikely(tail != w || write > buffer->subbuf_size))
 		return rb_reserve_after_c(cpu_buffer, tail_page, ts, after,
-					  w, write, len);	/* S2 */
+					  w, write, len, data);	/* S2 */
 
  /*D*/	local64_set(&cpu_buffer->write_stamp, ts);
 	rb_hook(buffer, RBT_HOOK_D);
 
  /*H*/	event = rb_page_index(tail_page, tail);
+	local_inc(&tail_page->entries);
+	local_add(len, &cpu_buffer->entries_bytes);
+	/* The header decides where the payload starts: no re-read of it. */
 	if (len - RB_EVNT_HDR_SIZE > RB_MAX_SMALL_DATA) {
 		rb_event_set_header(event, RB_TYPE_DATA_LONG, ts - after);
 		event->array[0] = len - RB_EVNT_HDR_SIZE;
-	} else {
-		rb_event_set_header(event, (len - RB_EVNT_HDR_SIZE) / RB_ALIGNMENT,
-				    ts - after);
+		return data ? (void *)&event->array[1] : event;
 	}
-	local_inc(&tail_page->entries);
-	local_add(len, &cpu_buffer->entries_bytes);
-	return event;
+	rb_event_set_header(event, (len - RB_EVNT_HDR_SIZE) / RB_ALIGNMENT,
+			    ts - after);
+	return data ? (void *)&event->array[0] : event;
 }
 
 /*
@@ -764,6 +779,80 @@ static __always_inline void rb_recursive_unlock(struct rb_cpu_buffer *cpu_buffer
 	cpu_buffer->current_context &= cpu_buffer->current_context - 1;
 }
 
+/*
+ * The checks of a reservation after the refuse word, up to the reserve
+ * itself (the fast one, or in absolute mode the slow one).
+ */
+static __always_inline void *rb_lock_reserve_cpu(struct rb_cpu_buffer *cpu_buffer,
+						 unsigned long length, bool data,
+						 bool slow)
+{
+	void *event;
+
+	/* 1 to max_data_size in one compare: 0 wraps to ULONG_MAX. */
+	if (unlikely(length - 1 >= cpu_buffer->buffer->max_data_size)) {
+		local_inc(&cpu_buffer->too_big);
+		goto out;
+	}
+	if (unlikely(rb_recursive_lock(cpu_buffer)))
+		goto out;
+
+	if (slow) {
+		rb_start_commit(cpu_buffer);
+		event = rb_reserve_slow(cpu_buffer, length, data);
+	} else {
+		event = rb_reserve_fast(cpu_buffer, length, data);
+	}
+	if (likely(event))
+		return event;
+
+	rb_recursive_unlock(cpu_buffer);
+out:
+	preempt_enable_notrace();
+	return NULL;
+}
+
+/*
+ * The refuse word was not zero: refuse, unless all it says is absolute
+ * mode, which takes the slow reservation (it stamps every event).
+ */
+static noinline notrace void *rb_lock_reserve_refused(struct rb_cpu_buffer *cpu_buffer,
+						      unsigned long length, bool data,
+						      unsigned int refuse)
+{
+	if (refuse != RB_REFUSE_ABS) {
+		preempt_enable_notrace();
+		return NULL;
+	}
+	return rb_lock_reserve_cpu(cpu_buffer, length, data, true);
+}
+
+/*
+ * Both reservations: rbt_lock_reserve() returns the event (@data false),
+ * rbt_reserve() its payload (@data true), each with the fast path inlined.
+ */
+static __always_inline void *rb_lock_reserve(struct rbt_buffer *buffer,
+					     unsigned long length, bool data)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+	unsigned int refuse;
+
+	preempt_disable_notrace();
+
+	/* Every possible CPU has a ring (rbt_alloc()): no mask to test. */
+	cpu_buffer = buffer->buffers[raw_smp_processor_id()];
+	/*
+	 * One load for recording off (buffer or CPU), a broken ring,
+	 * absolute mode (RB_REFUSE_ABS). Acquire: the sizes read below are
+	 * those rbt_set_subbuf_order() set before it let writers back (its
+	 * smp_mb__before_atomic() before rb_refuse_all(buffer, -1)).
+	 */
+	refuse = atomic_read_acquire(&cpu_buffer->refuse);
+	if (unlikely(refuse))
+		return rb_lock_reserve_refused(cpu_buffer, length, data, refuse);
+	return rb_lock_reserve_cpu(cpu_buffer, length, data, false);
+}
+
 /**
  * rbt_lock_reserve - reserve room for an event on this CPU's buffer
  * @buffer: the buffer
@@ -781,41 +870,30 @@ static __always_inline void rb_recursive_unlock(struct rb_cpu_buffer *cpu_buffer
 notrace struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer,
 					   unsigned long length)
 {
-	struct rb_cpu_buffer *cpu_buffer;
-	struct rbt_event *event;
-	int cpu;
-
-	preempt_disable_notrace();
-
-	/*
-	 * Acquire: the sizes read below are those rbt_set_subbuf_order()
-	 * set before it let writers back (its smp_mb__before_atomic()).
-	 */
-	if (unlikely(atomic_read_acquire(&buffer->record_disabled)))
-		goto out;
-	/* Every possible CPU has a ring (rbt_alloc()): no mask to test. */
-	cpu = raw_smp_processor_id();
-	cpu_buffer = buffer->buffers[cpu];
-	if (unlikely(atomic_read(&cpu_buffer->record_disabled)))
-		goto out;
-	/* 1 to max_data_size in one compare: 0 wraps to ULONG_MAX. */
-	if (unlikely(length - 1 >= buffer->max_data_size)) {
-		local_inc(&cpu_buffer->too_big);
-		goto out;
-	}
-	if (unlikely(rb_recursive_lock(cpu_buffer)))
-		goto out;
-
-	event = rb_reserve_fast(cpu_buffer, length);
-	if (likely(event))
-		return event;
-
-	rb_recursive_unlock(cpu_buffer);
-out:
-	preempt_enable_notrace();
-	return NULL;
+	return rb_lock_reserve(buffer, length, false);
 }
 EXPORT_SYMBOL_GPL(rbt_lock_reserve);
+
+/**
+ * rbt_reserve - reserve room for an event, return where its payload goes
+ * @buffer: the buffer
+ * @length: payload bytes, 1 to rbt_max_event_size()
+ *
+ * rbt_lock_reserve() and rbt_event_data() in one: the fast path knows
+ * where the payload starts from the header it wrote, so the caller does
+ * not read the header back. Commit with rbt_unlock_commit(), with the
+ * same rules as rbt_lock_reserve(); an event that may have to be
+ * discarded needs rbt_lock_reserve() (rbt_discard_commit() takes the
+ * event).
+ *
+ * Return: the payload, @length bytes to fill, or NULL as for
+ * rbt_lock_reserve() (nothing reserved, nothing to commit).
+ */
+notrace void *rbt_reserve(struct rbt_buffer *buffer, unsigned long length)
+{
+	return rb_lock_reserve(buffer, length, true);
+}
+EXPORT_SYMBOL_GPL(rbt_reserve);
 
 /*
  * Wake readers that said they wait (rb_wait.c). Waking is not NMI-safe;
@@ -1003,11 +1081,11 @@ EXPORT_SYMBOL_GPL(rbt_discard_commit);
  */
 int rbt_write(struct rbt_buffer *buffer, unsigned long length, const void *data)
 {
-	struct rbt_event *event = rbt_lock_reserve(buffer, length);
+	void *payload = rb_lock_reserve(buffer, length, true);
 
-	if (!event)
+	if (!payload)
 		return -EBUSY;
-	memcpy(rbt_event_data(event), data, length);
+	memcpy(payload, data, length);
 	return rbt_unlock_commit(buffer);
 }
 EXPORT_SYMBOL_GPL(rbt_write);

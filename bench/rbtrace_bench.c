@@ -127,12 +127,12 @@ static __always_inline void ftrace_write(unsigned int size)
 
 static __always_inline void rbtrace_write(struct rbt_buffer *b, unsigned int size)
 {
-	struct rbt_event *event;
+	void *data;
 
-	event = rbt_lock_reserve(b, size);
-	if (!event)
+	data = rbt_reserve(b, size);
+	if (!data)
 		return;
-	memcpy(rbt_event_data(event), payload, size);
+	memcpy(data, payload, size);
 	rbt_unlock_commit(b);
 }
 

@@ -292,7 +292,7 @@ def main():
     if not ic:
         sys.exit(f'bench-report: no write-cost lines in {a.icount}')
     out = [f'## Write cost, kernel {a.kernel}', '',
-           f'Same loop, same boot: `rbt_lock_reserve` + memcpy + `rbt_unlock_commit` against '
+           f'Same loop, same boot: `rbt_reserve` (the payload pointer) + memcpy + `rbt_unlock_commit` against '
            f'`ring_buffer_lock_reserve` + memcpy + `ring_buffer_unlock_commit` on a 4 MiB per-CPU '
            f'buffer in overwrite mode, and the limit (same clock read and bytes into a per-CPU '
            f'array). {a.events} events per writer per figure.', '',
