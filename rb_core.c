@@ -581,19 +581,72 @@ static struct rbt_event *rb_reserve_retry(struct rb_cpu_buffer *cpu_buffer,
 }
 
 /*
+ * Recursion guard. current_context has one bit per context, NORMAL the
+ * highest; a writer sets the bit of its context. Finding it already set
+ * means true recursion (a tracer tracing itself), except right at an
+ * interrupt's entry, before preempt_count says "irq": TRANSITION allows
+ * that one level. Unlock clears the lowest set bit: val & (val - 1).
+ * rb_recursive_lock_bit() takes the bit of the context @bit, or
+ * TRANSITION's if that is taken, or finds recursion.
+ */
+static __always_inline bool rb_recursive_lock_bit(struct rb_cpu_buffer *cpu_buffer,
+						  unsigned int val, int bit)
+{
+	if (unlikely(val & (1U << bit))) {
+		bit = RB_CTX_TRANSITION;
+		if (val & (1U << bit)) {
+			local_inc(&cpu_buffer->recursion);
+			return true;
+		}
+	}
+	cpu_buffer->current_context = val | (1U << bit);
+	return false;
+}
+
+static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
+{
+	unsigned int val = cpu_buffer->current_context;
+	unsigned int pc = preempt_count();
+
+	/*
+	 * Task context is the common case: one test instead of three, and
+	 * a constant bit (the compiler folds 1U << bit into the test and
+	 * the or; with a bit merged from both branches it shifted).
+	 */
+	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))))
+		return rb_recursive_lock_bit(cpu_buffer, val, RB_CTX_NORMAL);
+	return rb_recursive_lock_bit(cpu_buffer, val,
+				     RB_CTX_NORMAL - interrupt_context_level());
+}
+
+static __always_inline void rb_recursive_unlock(struct rb_cpu_buffer *cpu_buffer)
+{
+	cpu_buffer->current_context &= cpu_buffer->current_context - 1;
+}
+
+/*
  * What a slow reservation hands back: the event, or for rbt_reserve()
  * (@data) its payload, past a time extend or absolute stamp in front.
+ * On failure it also undoes the recursion guard and preemption, so that
+ * the fast path returns what it gets without a test of its own.
  */
-static __always_inline void *rb_reserve_ret(struct rbt_event *event, bool data)
+static __always_inline void *rb_reserve_ret(struct rb_cpu_buffer *cpu_buffer,
+					    struct rbt_event *event, bool data)
 {
-	return data && event ? rbt_event_data(event) : event;
+	if (unlikely(!event)) {
+		rb_recursive_unlock(cpu_buffer);
+		preempt_enable_notrace();
+		return NULL;
+	}
+	return data ? rbt_event_data(event) : event;
 }
 
 /*
  * Slow exit S1, before step B (nothing written yet): absolute mode,
  * validation, the first event of a page, stamps that disagree, a delta
  * over 27 bits or a clock that went back. The general path starts again
- * from A. Called with the commit started.
+ * from A. Called with the commit started; a NULL has given back the
+ * commit, the recursion guard and preemption (rb_reserve_ret()).
  */
 static noinline notrace void *
 rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
@@ -609,11 +662,11 @@ rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
 		if (info.length > cpu_buffer->buffer->subbuf_size) {
 			local_inc(&cpu_buffer->too_big);
 			rb_end_commit(cpu_buffer);
-			return NULL;
+			return rb_reserve_ret(cpu_buffer, NULL, data);
 		}
 	}
 	rb_info_start(&info, add_ts_default);
-	return rb_reserve_ret(rb_reserve_retry(cpu_buffer, &info,
+	return rb_reserve_ret(cpu_buffer, rb_reserve_retry(cpu_buffer, &info,
 					       __rb_reserve_next(cpu_buffer, &info),
 					       add_ts_default), data);
 }
@@ -623,6 +676,7 @@ rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
  * or something reserved between A and C (tail != w). The fast path's
  * state is what rb_ts_read_stamps() would have left (before == after, a
  * delta that fits, no stamp in front): the general path goes on from C.
+ * A NULL has given everything back, as from S1.
  */
 static noinline notrace void *
 rb_reserve_after_c(struct rb_cpu_buffer *cpu_buffer, struct rb_page *tail_page,
@@ -640,7 +694,7 @@ rb_reserve_after_c(struct rb_cpu_buffer *cpu_buffer, struct rb_page *tail_page,
 		.ts_lost	= false,
 	};
 
-	return rb_reserve_ret(rb_reserve_retry(cpu_buffer, &info,
+	return rb_reserve_ret(cpu_buffer, rb_reserve_retry(cpu_buffer, &info,
 					       rb_reserve_finish(cpu_buffer, &info, w,
 								 write - length, write),
 					       RB_ADD_STAMP_NONE), data);
@@ -736,50 +790,6 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
 }
 
 /*
- * Recursion guard. current_context has one bit per context, NORMAL the
- * highest; a writer sets the bit of its context. Finding it already set
- * means true recursion (a tracer tracing itself), except right at an
- * interrupt's entry, before preempt_count says "irq": TRANSITION allows
- * that one level. Unlock clears the lowest set bit: val & (val - 1).
- * rb_recursive_lock_bit() takes the bit of the context @bit, or
- * TRANSITION's if that is taken, or finds recursion.
- */
-static __always_inline bool rb_recursive_lock_bit(struct rb_cpu_buffer *cpu_buffer,
-						  unsigned int val, int bit)
-{
-	if (unlikely(val & (1U << bit))) {
-		bit = RB_CTX_TRANSITION;
-		if (val & (1U << bit)) {
-			local_inc(&cpu_buffer->recursion);
-			return true;
-		}
-	}
-	cpu_buffer->current_context = val | (1U << bit);
-	return false;
-}
-
-static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
-{
-	unsigned int val = cpu_buffer->current_context;
-	unsigned int pc = preempt_count();
-
-	/*
-	 * Task context is the common case: one test instead of three, and
-	 * a constant bit (the compiler folds 1U << bit into the test and
-	 * the or; with a bit merged from both branches it shifted).
-	 */
-	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))))
-		return rb_recursive_lock_bit(cpu_buffer, val, RB_CTX_NORMAL);
-	return rb_recursive_lock_bit(cpu_buffer, val,
-				     RB_CTX_NORMAL - interrupt_context_level());
-}
-
-static __always_inline void rb_recursive_unlock(struct rb_cpu_buffer *cpu_buffer)
-{
-	cpu_buffer->current_context &= cpu_buffer->current_context - 1;
-}
-
-/*
  * The checks of a reservation after the refuse word, up to the reserve
  * itself (the fast one, or in absolute mode the slow one).
  */
@@ -787,8 +797,6 @@ static __always_inline void *rb_lock_reserve_cpu(struct rb_cpu_buffer *cpu_buffe
 						 unsigned long length, bool data,
 						 bool slow)
 {
-	void *event;
-
 	/* 1 to max_data_size in one compare: 0 wraps to ULONG_MAX. */
 	if (unlikely(length - 1 >= cpu_buffer->buffer->max_data_size)) {
 		local_inc(&cpu_buffer->too_big);
@@ -797,16 +805,12 @@ static __always_inline void *rb_lock_reserve_cpu(struct rb_cpu_buffer *cpu_buffe
 	if (unlikely(rb_recursive_lock(cpu_buffer)))
 		goto out;
 
+	/* A NULL from here has undone the guard (rb_reserve_ret()). */
 	if (slow) {
 		rb_start_commit(cpu_buffer);
-		event = rb_reserve_slow(cpu_buffer, length, data);
-	} else {
-		event = rb_reserve_fast(cpu_buffer, length, data);
+		return rb_reserve_slow(cpu_buffer, length, data);
 	}
-	if (likely(event))
-		return event;
-
-	rb_recursive_unlock(cpu_buffer);
+	return rb_reserve_fast(cpu_buffer, length, data);
 out:
 	preempt_enable_notrace();
 	return NULL;
@@ -828,11 +832,13 @@ static noinline notrace void *rb_lock_reserve_refused(struct rb_cpu_buffer *cpu_
 }
 
 /*
- * Both reservations: rbt_lock_reserve() returns the event (@data false),
- * rbt_reserve() its payload (@data true), each with the fast path inlined.
+ * Every reservation: rbt_lock_reserve() returns the event (@data false),
+ * rbt_reserve() and rbt_write() its payload (@data true), each with the
+ * fast path inlined. *@cpup: this CPU's buffer, for rbt_write()'s commit.
  */
 static __always_inline void *rb_lock_reserve(struct rbt_buffer *buffer,
-					     unsigned long length, bool data)
+					     unsigned long length, bool data,
+					     struct rb_cpu_buffer **cpup)
 {
 	struct rb_cpu_buffer *cpu_buffer;
 	unsigned int refuse;
@@ -841,6 +847,7 @@ static __always_inline void *rb_lock_reserve(struct rbt_buffer *buffer,
 
 	/* Every possible CPU has a ring (rbt_alloc()): no mask to test. */
 	cpu_buffer = buffer->buffers[raw_smp_processor_id()];
+	*cpup = cpu_buffer;
 	/*
 	 * One load for recording off (buffer or CPU), a broken ring,
 	 * absolute mode (RB_REFUSE_ABS). Acquire: the sizes read below are
@@ -870,7 +877,9 @@ static __always_inline void *rb_lock_reserve(struct rbt_buffer *buffer,
 notrace struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer,
 					   unsigned long length)
 {
-	return rb_lock_reserve(buffer, length, false);
+	struct rb_cpu_buffer *cpu_buffer;
+
+	return rb_lock_reserve(buffer, length, false, &cpu_buffer);
 }
 EXPORT_SYMBOL_GPL(rbt_lock_reserve);
 
@@ -891,7 +900,9 @@ EXPORT_SYMBOL_GPL(rbt_lock_reserve);
  */
 notrace void *rbt_reserve(struct rbt_buffer *buffer, unsigned long length)
 {
-	return rb_lock_reserve(buffer, length, true);
+	struct rb_cpu_buffer *cpu_buffer;
+
+	return rb_lock_reserve(buffer, length, true, &cpu_buffer);
 }
 EXPORT_SYMBOL_GPL(rbt_reserve);
 
@@ -908,17 +919,31 @@ static __always_inline void rb_wakeups(struct rbt_buffer *buffer,
 		WRITE_ONCE(buffer->wq.waiters_pending, false);
 		irq_work_queue(&buffer->wq.work);
 	}
-	if (unlikely(READ_ONCE(cpu_buffer->wq.waiters_pending))) {
+	/* The CPU's two flags in one load: one test when neither is set. */
+	if (likely(!READ_ONCE(cpu_buffer->wq.any_pending)))
+		return;
+	if (READ_ONCE(cpu_buffer->wq.waiters_pending)) {
 		WRITE_ONCE(cpu_buffer->wq.waiters_pending, false);
 		irq_work_queue(&cpu_buffer->wq.work);
 	}
 	/* Readers waiting for a fill level: check once per page filled. */
-	if (unlikely(READ_ONCE(cpu_buffer->wq.full_waiters_pending)) &&
+	if (READ_ONCE(cpu_buffer->wq.full_waiters_pending) &&
 	    local_read(&cpu_buffer->pages_touched) != cpu_buffer->last_pages_touch) {
 		cpu_buffer->last_pages_touch = local_read(&cpu_buffer->pages_touched);
 		WRITE_ONCE(cpu_buffer->wq.full_waiters_pending, false);
 		irq_work_queue(&cpu_buffer->wq.work);
 	}
+}
+
+/* The commit of rbt_unlock_commit() and rbt_write(), on this CPU's buffer. */
+static __always_inline void rb_unlock_commit(struct rbt_buffer *buffer,
+					     struct rb_cpu_buffer *cpu_buffer)
+{
+	local_inc(&cpu_buffer->entries);
+	rb_end_commit_fast(cpu_buffer);
+	rb_wakeups(buffer, cpu_buffer);
+	rb_recursive_unlock(cpu_buffer);
+	preempt_enable_notrace();
 }
 
 /**
@@ -932,13 +957,7 @@ static __always_inline void rb_wakeups(struct rbt_buffer *buffer,
  */
 notrace int rbt_unlock_commit(struct rbt_buffer *buffer)
 {
-	struct rb_cpu_buffer *cpu_buffer = buffer->buffers[raw_smp_processor_id()];
-
-	local_inc(&cpu_buffer->entries);
-	rb_end_commit_fast(cpu_buffer);
-	rb_wakeups(buffer, cpu_buffer);
-	rb_recursive_unlock(cpu_buffer);
-	preempt_enable_notrace();
+	rb_unlock_commit(buffer, buffer->buffers[raw_smp_processor_id()]);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rbt_unlock_commit);
@@ -1079,13 +1098,18 @@ EXPORT_SYMBOL_GPL(rbt_discard_commit);
  * Return: 0, or -EBUSY when the event was not recorded (recording off,
  * length refused, recursion, or full in producer/consumer mode).
  */
-int rbt_write(struct rbt_buffer *buffer, unsigned long length, const void *data)
+notrace int rbt_write(struct rbt_buffer *buffer, unsigned long length,
+		      const void *data)
 {
-	void *payload = rb_lock_reserve(buffer, length, true);
+	struct rb_cpu_buffer *cpu_buffer;
+	void *payload;
 
+	/* One call: the reserve and commit fast paths inlined, one lookup. */
+	payload = rb_lock_reserve(buffer, length, true, &cpu_buffer);
 	if (!payload)
 		return -EBUSY;
 	memcpy(payload, data, length);
-	return rbt_unlock_commit(buffer);
+	rb_unlock_commit(buffer, cpu_buffer);
+	return 0;
 }
 EXPORT_SYMBOL_GPL(rbt_write);

@@ -144,8 +144,14 @@ struct rb_waitq {
 	wait_queue_head_t	waitq;
 	struct irq_work		work;
 	atomic_t		wakeup_seq;	/* bumped by rbt_wake_waiters() */
-	bool			waiters_pending;
-	bool			full_waiters_pending;
+	/* Both flags in one load for the writer (rb_wakeups()). */
+	union {
+		struct {
+			bool	waiters_pending;
+			bool	full_waiters_pending;
+		};
+		u16		any_pending;
+	};
 };
 
 struct rb_cpu_buffer {
