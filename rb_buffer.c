@@ -747,6 +747,9 @@ EXPORT_SYMBOL_GPL(rbt_overwrite);
  * rbt_set_time_stamp_abs - give every event an absolute 59-bit stamp
  * @buffer: the buffer
  * @abs: on or off
+ *
+ * Context: process context; takes the buffer's mutex (it sets each CPU's
+ * RB_REFUSE_ABS bit, which sends writers to the slow reservation).
  */
 void rbt_set_time_stamp_abs(struct rbt_buffer *buffer, bool abs)
 {
