@@ -154,6 +154,9 @@ struct rbt_buffer *rbt_alloc(unsigned long size, unsigned int flags,
 		if (!buffer->buffers[cpu])
 			goto fail_cpus;
 		cpumask_set_cpu(cpu, buffer->cpumask);
+		/* No writer yet: a plain set. */
+		if (buffer->time_stamp_abs)
+			atomic_set(&buffer->buffers[cpu]->refuse, RB_REFUSE_ABS);
 	}
 	return buffer;
 
@@ -183,6 +186,7 @@ void rbt_free(struct rbt_buffer *buffer)
 	if (!buffer)
 		return;
 	atomic_inc(&buffer->record_disabled);
+	rb_refuse_all(buffer, 1);
 	synchronize_rcu();
 	rb_waitq_sync(&buffer->wq);
 	for_each_possible_cpu(cpu)
@@ -192,6 +196,26 @@ void rbt_free(struct rbt_buffer *buffer)
 	kfree(buffer);
 }
 EXPORT_SYMBOL_GPL(rbt_free);
+
+/**
+ * rb_refuse_all - add @delta to the refuse word of every CPU of @buffer
+ * @buffer: the buffer
+ * @delta: 1 for a reason of the whole buffer to refuse events, -1 when
+ *         it is gone
+ *
+ * The writer reads only its CPU's word (rbt_lock_reserve()), so each
+ * change of the buffer's record_disabled is mirrored here. Counts, not
+ * bits: concurrent changes commute. Any context (RB_WARN_ON() in an NMI).
+ * A CPU whose ring is not allocated yet (rbt_alloc() failing) is skipped.
+ */
+void rb_refuse_all(struct rbt_buffer *buffer, int delta)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (buffer->buffers && buffer->buffers[cpu])
+			atomic_add(delta, &buffer->buffers[cpu]->refuse);
+}
 
 /**
  * rb_valid_cpu - is @cpu a CPU of @buffer?
@@ -206,13 +230,13 @@ bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu)
 /* Stop the writers of one CPU and wait until none is left in flight. */
 static void rb_quiesce_cpu(struct rb_cpu_buffer *cpu_buffer)
 {
-	atomic_inc(&cpu_buffer->record_disabled);
+	atomic_inc(&cpu_buffer->refuse);
 	synchronize_rcu();
 }
 
 static void rb_resume_cpu(struct rb_cpu_buffer *cpu_buffer)
 {
-	atomic_dec(&cpu_buffer->record_disabled);
+	atomic_dec(&cpu_buffer->refuse);
 }
 
 /* Empty a quiesced CPU's ring, with its readers and the swap locked out. */
@@ -558,6 +582,7 @@ int rbt_set_subbuf_order(struct rbt_buffer *buffer, unsigned int order)
 
 	/* Every writer out: they run with preemption off (rcu). */
 	atomic_inc(&buffer->record_disabled);
+	rb_refuse_all(buffer, 1);
 	synchronize_rcu();
 	for_each_cpu(cpu, buffer->cpumask) {
 		struct rb_cpu_buffer *cpu_buffer = buffer->buffers[cpu];
@@ -577,10 +602,11 @@ int rbt_set_subbuf_order(struct rbt_buffer *buffer, unsigned int order)
 	buffer->max_data_size = buffer->subbuf_size - 2 * sizeof(u32);
 	/*
 	 * The new sizes, then writers back: pairs with the acquire load of
-	 * record_disabled in rbt_lock_reserve(), so that a writer that sees
+	 * the refuse word in rb_lock_reserve(), so that a writer that sees
 	 * it drop reads the new sizes.
 	 */
 	smp_mb__before_atomic();
+	rb_refuse_all(buffer, -1);
 	atomic_dec(&buffer->record_disabled);
 	rb_free_new_rings(buffer, rings);
 	rb_free_page_list(&old);
@@ -721,10 +747,28 @@ EXPORT_SYMBOL_GPL(rbt_overwrite);
  * rbt_set_time_stamp_abs - give every event an absolute 59-bit stamp
  * @buffer: the buffer
  * @abs: on or off
+ *
+ * Context: process context; takes the buffer's mutex (it sets each CPU's
+ * RB_REFUSE_ABS bit, which sends writers to the slow reservation).
  */
 void rbt_set_time_stamp_abs(struct rbt_buffer *buffer, bool abs)
 {
+	int cpu;
+
+	/*
+	 * The mutex orders concurrent switches, so that every CPU's bit
+	 * ends as the flag does. A writer that read its word before the
+	 * change writes its event as it would have before the call.
+	 */
+	mutex_lock(&buffer->mutex);
 	WRITE_ONCE(buffer->time_stamp_abs, abs);
+	for_each_possible_cpu(cpu) {
+		if (abs)
+			atomic_or(RB_REFUSE_ABS, &buffer->buffers[cpu]->refuse);
+		else
+			atomic_andnot(RB_REFUSE_ABS, &buffer->buffers[cpu]->refuse);
+	}
+	mutex_unlock(&buffer->mutex);
 }
 EXPORT_SYMBOL_GPL(rbt_set_time_stamp_abs);
 
@@ -736,7 +780,9 @@ EXPORT_SYMBOL_GPL(rbt_set_time_stamp_abs);
  */
 void rbt_record_off(struct rbt_buffer *buffer)
 {
-	atomic_or(RB_BUFFER_OFF, &buffer->record_disabled);
+	/* Only the call that sets the bit counts it in the CPUs' words. */
+	if (!(atomic_fetch_or(RB_BUFFER_OFF, &buffer->record_disabled) & RB_BUFFER_OFF))
+		rb_refuse_all(buffer, 1);
 }
 EXPORT_SYMBOL_GPL(rbt_record_off);
 
@@ -748,7 +794,8 @@ EXPORT_SYMBOL_GPL(rbt_record_off);
  */
 void rbt_record_on(struct rbt_buffer *buffer)
 {
-	atomic_andnot(RB_BUFFER_OFF, &buffer->record_disabled);
+	if (atomic_fetch_andnot(RB_BUFFER_OFF, &buffer->record_disabled) & RB_BUFFER_OFF)
+		rb_refuse_all(buffer, -1);
 }
 EXPORT_SYMBOL_GPL(rbt_record_on);
 
@@ -766,7 +813,7 @@ void rbt_record_disable(struct rbt_buffer *buffer)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		atomic_inc(&buffer->buffers[cpu]->record_disabled);
+		atomic_inc(&buffer->buffers[cpu]->refuse);
 }
 EXPORT_SYMBOL_GPL(rbt_record_disable);
 
@@ -779,7 +826,7 @@ void rbt_record_enable(struct rbt_buffer *buffer)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		atomic_dec(&buffer->buffers[cpu]->record_disabled);
+		atomic_dec(&buffer->buffers[cpu]->refuse);
 }
 EXPORT_SYMBOL_GPL(rbt_record_enable);
 
@@ -960,7 +1007,7 @@ void rbt_reset(struct rbt_buffer *buffer)
 
 	mutex_lock(&buffer->mutex);
 	for_each_cpu(cpu, buffer->cpumask)
-		atomic_inc(&buffer->buffers[cpu]->record_disabled);
+		atomic_inc(&buffer->buffers[cpu]->refuse);
 	/* Every writer that saw recording on has left: one wait for all. */
 	synchronize_rcu();
 	for_each_cpu(cpu, buffer->cpumask)

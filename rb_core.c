@@ -590,146 +590,6 @@ static struct rbt_event *rb_reserve_retry(struct rb_cpu_buffer *cpu_buffer,
 }
 
 /*
- * Slow exit S1, before step B (nothing written yet): absolute mode,
- * validation, the first event of a page, stamps that disagree, a delta
- * over 27 bits or a clock that went back. The general path starts again
- * from A. Called with the commit started.
- */
-static noinline notrace struct rbt_event *
-rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
-{
-	struct rb_event_info info;
-	int add_ts_default = RB_ADD_STAMP_NONE;
-
-	info.length = rb_calculate_event_length(length);
-	if (unlikely(READ_ONCE(cpu_buffer->buffer->time_stamp_abs))) {
-		add_ts_default = RB_ADD_STAMP_ABSOLUTE;
-		info.length += RB_LEN_TIME_STAMP;
-		if (info.length > cpu_buffer->buffer->subbuf_size) {
-			local_inc(&cpu_buffer->too_big);
-			rb_end_commit(cpu_buffer);
-			return NULL;
-		}
-	}
-	rb_info_start(&info, add_ts_default);
-	return rb_reserve_retry(cpu_buffer, &info,
-				__rb_reserve_next(cpu_buffer, &info),
-				add_ts_default);
-}
-
-/*
- * Slow exit S2, after step C: the reservation crossed the end of the page,
- * or something reserved between A and C (tail != w). The fast path's
- * state is what rb_ts_read_stamps() would have left (before == after, a
- * delta that fits, no stamp in front): the general path goes on from C.
- */
-static noinline notrace struct rbt_event *
-rb_reserve_after_c(struct rb_cpu_buffer *cpu_buffer, struct rb_page *tail_page,
-		   u64 ts, u64 after, unsigned long w, unsigned long write,
-		   unsigned long length)
-{
-	struct rb_event_info info = {
-		.ts		= ts,
-		.delta		= ts - after,
-		.before		= after,
-		.after		= after,
-		.length		= length,
-		.tail_page	= tail_page,
-		.add_timestamp	= RB_ADD_STAMP_NONE,
-		.ts_lost	= false,
-	};
-
-	return rb_reserve_retry(cpu_buffer, &info,
-				rb_reserve_finish(cpu_buffer, &info, w,
-						  write - length, write),
-				RB_ADD_STAMP_NONE);
-}
-
-/*
- * The fast path of a reservation: one straight line for the common case,
- * a writer that is not nested into a time update, on a page it does not
- * fill, not first on it, with a delta of 27 bits. These are steps A to D
- * of rb_timestamp.h with the branches the common case takes; the state
- * lives in registers (no struct rb_event_info). Everything else leaves
- * through S1 (before anything is written) or S2 (after C) into the
- * general path, which then does exactly what it would have done.
- *
- *  A  w = write index; before, after = the stamps; ts = clock
- *     S1 unless w != 0, before == after, ts - after fits 27 bits
- *  B  before_stamp = ts
- *  C  write = local_add_return(len); tail = write - len
- *     S2 unless tail == w (nothing reserved since A) and the page holds it
- *  D  write_stamp = ts: the event's delta is ts - after, exact
- *  H  the header (one store), the page's entries, the CPU's bytes
- *
- * No cmpxchg, and only local operations: NMI-safe as the general path
- * is, and a nested writer at any point between two steps sees what it
- * would see in the general path (the windows of rbtrace.rst).
- */
-static __always_inline struct rbt_event *
-rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length)
-{
-	struct rbt_buffer *buffer = cpu_buffer->buffer;
-	unsigned long len, w, write, tail;
-	struct rb_page *tail_page;
-	struct rbt_event *event;
-	u64 before, after, ts;
-
-	rb_start_commit(cpu_buffer);
-	/* The commit page cannot move under us from here. */
-	if (unlikely(READ_ONCE(buffer->time_stamp_abs) || rb_validate))
-		return rb_reserve_slow(cpu_buffer, length);
-
-	len = rb_calculate_event_length(length);
-	/* Keep the compiler from re-reading tail_page below. */
-	tail_page = READ_ONCE(cpu_buffer->tail_page);
-
- /*A*/	w = rb_page_write(tail_page);
-	/* The index before the stamps: see rb_ts_read_stamps(). */
-	barrier();
-	before = local64_read(&cpu_buffer->before_stamp);
-	after = local64_read(&cpu_buffer->write_stamp);
-	barrier();
-	/* Tested before the clock call: fewer values live across it. */
-	if (unlikely(!w || before != after))
-		return rb_reserve_slow(cpu_buffer, length);	/* S1 */
-	ts = rb_time_stamp(buffer);
-	if (unlikely(rb_delta_too_big(ts - after)))
-		return rb_reserve_slow(cpu_buffer, length);	/* S1 */
-	/*
-	 * Loaded again rather than kept across the clock call: one load
-	 * instead of a spill and a reload (it does not change under us).
-	 */
-	buffer = READ_ONCE(cpu_buffer->buffer);
-	rb_hook(buffer, RBT_HOOK_A);
-
- /*B*/	local64_set(&cpu_buffer->before_stamp, ts);
-	rb_hook(buffer, RBT_HOOK_B);
-
- /*C*/	write = local_add_return(len, &tail_page->write) & RB_WRITE_MASK;
-	tail = write - len;
-	rb_hook(buffer, RBT_HOOK_C);
-	if (unlikely(tail != w || write > buffer->subbuf_size))
-		return rb_reserve_after_c(cpu_buffer, tail_page, ts, after,
-					  w, write, len);	/* S2 */
-
- /*D*/	local64_set(&cpu_buffer->write_stamp, ts);
-	rb_hook(buffer, RBT_HOOK_D);
-
- /*H*/	event = rb_page_index(tail_page, tail);
-	if (len - RB_EVNT_HDR_SIZE > RB_MAX_SMALL_DATA) {
-		rb_event_set_header(event, RB_TYPE_DATA_LONG, ts - after);
-		event->array[0] = len - RB_EVNT_HDR_SIZE;
-	} else {
-		rb_event_set_header(event, (len - RB_EVNT_HDR_SIZE) / RB_ALIGNMENT,
-				    ts - after);
-	}
-	local_inc(&tail_page->entries);
-	local_add(len, &cpu_buffer->entries_bytes);
-	return event;
-}
-
-/*
  * Recursion guard. current_context has one bit per context, NORMAL the
  * highest; a writer sets the bit of its context. Finding it already set
  * means true recursion (a tracer tracing itself), except right at an
@@ -773,6 +633,242 @@ static __always_inline void rb_recursive_unlock(struct rb_cpu_buffer *cpu_buffer
 	cpu_buffer->current_context &= cpu_buffer->current_context - 1;
 }
 
+/*
+ * What a slow reservation hands back: the event, or for rbt_reserve()
+ * (@data) its payload, past a time extend or absolute stamp in front.
+ * On failure it also undoes the recursion guard and preemption, so that
+ * the fast path returns what it gets without a test of its own.
+ */
+static __always_inline void *rb_reserve_ret(struct rb_cpu_buffer *cpu_buffer,
+					    struct rbt_event *event, bool data)
+{
+	if (unlikely(!event)) {
+		rb_recursive_unlock(cpu_buffer);
+		preempt_enable_notrace();
+		return NULL;
+	}
+	return data ? rbt_event_data(event) : event;
+}
+
+/*
+ * Slow exit S1, before step B (nothing written yet): absolute mode,
+ * validation, the first event of a page, stamps that disagree, a delta
+ * over 27 bits or a clock that went back. The general path starts again
+ * from A. Called with the commit started; a NULL has given back the
+ * commit, the recursion guard and preemption (rb_reserve_ret()).
+ */
+static noinline notrace void *
+rb_reserve_slow(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
+		bool data)
+{
+	struct rb_event_info info;
+	int add_ts_default = RB_ADD_STAMP_NONE;
+
+	info.length = rb_calculate_event_length(length);
+	if (unlikely(READ_ONCE(cpu_buffer->buffer->time_stamp_abs))) {
+		add_ts_default = RB_ADD_STAMP_ABSOLUTE;
+		info.length += RB_LEN_TIME_STAMP;
+		if (info.length > cpu_buffer->buffer->subbuf_size) {
+			local_inc(&cpu_buffer->too_big);
+			rb_end_commit(cpu_buffer);
+			return rb_reserve_ret(cpu_buffer, NULL, data);
+		}
+	}
+	rb_info_start(&info, add_ts_default);
+	return rb_reserve_ret(cpu_buffer, rb_reserve_retry(cpu_buffer, &info,
+					       __rb_reserve_next(cpu_buffer, &info),
+					       add_ts_default), data);
+}
+
+/*
+ * Slow exit S2, after step C: the reservation crossed the end of the page,
+ * or something reserved between A and C (tail != w). The fast path's
+ * state is what rb_ts_read_stamps() would have left (before == after, a
+ * delta that fits, no stamp in front): the general path goes on from C.
+ * A NULL has given everything back, as from S1.
+ */
+static noinline notrace void *
+rb_reserve_after_c(struct rb_cpu_buffer *cpu_buffer, struct rb_page *tail_page,
+		   u64 ts, u64 after, unsigned long w, unsigned long write,
+		   unsigned long length, bool data)
+{
+	struct rb_event_info info = {
+		.ts		= ts,
+		.delta		= ts - after,
+		.before		= after,
+		.after		= after,
+		.length		= length,
+		.tail_page	= tail_page,
+		.add_timestamp	= RB_ADD_STAMP_NONE,
+		.ts_lost	= false,
+	};
+
+	return rb_reserve_ret(cpu_buffer, rb_reserve_retry(cpu_buffer, &info,
+					       rb_reserve_finish(cpu_buffer, &info, w,
+								 write - length, write),
+					       RB_ADD_STAMP_NONE), data);
+}
+
+/*
+ * The fast path of a reservation: one straight line for the common case,
+ * a writer that is not nested into a time update, on a page it does not
+ * fill, not first on it, with a delta of 27 bits. These are steps A to D
+ * of rb_timestamp.h with the branches the common case takes; the state
+ * lives in registers (no struct rb_event_info). Everything else leaves
+ * through S1 (before anything is written) or S2 (after C) into the
+ * general path, which then does exactly what it would have done.
+ *
+ *  A  w = write index; before, after = the stamps; ts = clock
+ *     S1 unless w != 0, before == after, ts - after fits 27 bits
+ *  B  before_stamp = ts
+ *  C  write = local_add_return(len); tail = write - len
+ *     S2 unless tail == w (nothing reserved since A) and the page holds it
+ *  D  write_stamp = ts: the event's delta is ts - after, exact
+ *  H  the header (one store), the page's entries, the CPU's bytes
+ *
+ * No cmpxchg, and only local operations: NMI-safe as the general path
+ * is, and a nested writer at any point between two steps sees what it
+ * would see in the general path (the windows of rbtrace.rst).
+ */
+static __always_inline void *
+rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
+		bool data)
+{
+	struct rbt_buffer *buffer = cpu_buffer->buffer;
+	unsigned long len, w, write, tail;
+	struct rb_page *tail_page;
+	struct rbt_event *event;
+	u64 before, after, ts;
+
+	rb_start_commit(cpu_buffer);
+	/*
+	 * The commit page cannot move under us from here. Absolute mode
+	 * left earlier, by the refuse word; validation is a static key.
+	 */
+	if (static_branch_unlikely(&rb_validate_key))
+		return rb_reserve_slow(cpu_buffer, length, data);
+
+	len = rb_calculate_event_length(length);
+	/* Keep the compiler from re-reading tail_page below. */
+	tail_page = READ_ONCE(cpu_buffer->tail_page);
+
+ /*A*/	w = rb_page_write(tail_page);
+	/* The index before the stamps: see rb_ts_read_stamps(). */
+	barrier();
+	before = local64_read(&cpu_buffer->before_stamp);
+	after = local64_read(&cpu_buffer->write_stamp);
+	barrier();
+	/* Tested before the clock call: fewer values live across it. */
+	if (unlikely(!w || before != after))
+		return rb_reserve_slow(cpu_buffer, length, data);	/* S1 */
+	ts = rb_time_stamp(buffer);
+	if (unlikely(rb_delta_too_big(ts - after)))
+		return rb_reserve_slow(cpu_buffer, length, data);	/* S1 */
+	/*
+	 * Loaded again rather than kept across the clock call: one load
+	 * instead of a spill and a reload (it does not change under us).
+	 */
+	buffer = READ_ONCE(cpu_buffer->buffer);
+	rb_hook(buffer, RBT_HOOK_A);
+
+ /*B*/	local64_set(&cpu_buffer->before_stamp, ts);
+	rb_hook(buffer, RBT_HOOK_B);
+
+ /*C*/	write = local_add_return(len, &tail_page->write) & RB_WRITE_MASK;
+	tail = write - len;
+	rb_hook(buffer, RBT_HOOK_C);
+	if (unlikely(tail != w || write > buffer->subbuf_size))
+		return rb_reserve_after_c(cpu_buffer, tail_page, ts, after,
+					  w, write, len, data);	/* S2 */
+
+ /*D*/	local64_set(&cpu_buffer->write_stamp, ts);
+	rb_hook(buffer, RBT_HOOK_D);
+
+ /*H*/	event = rb_page_index(tail_page, tail);
+	local_inc(&tail_page->entries);
+	local_add(len, &cpu_buffer->entries_bytes);
+	/* The header decides where the payload starts: no re-read of it. */
+	if (len - RB_EVNT_HDR_SIZE > RB_MAX_SMALL_DATA) {
+		rb_event_set_header(event, RB_TYPE_DATA_LONG, ts - after);
+		event->array[0] = len - RB_EVNT_HDR_SIZE;
+		return data ? (void *)&event->array[1] : event;
+	}
+	rb_event_set_header(event, (len - RB_EVNT_HDR_SIZE) / RB_ALIGNMENT,
+			    ts - after);
+	return data ? (void *)&event->array[0] : event;
+}
+
+/*
+ * The checks of a reservation after the refuse word, up to the reserve
+ * itself (the fast one, or in absolute mode the slow one).
+ */
+static __always_inline void *rb_lock_reserve_cpu(struct rb_cpu_buffer *cpu_buffer,
+						 unsigned long length, bool data,
+						 bool slow)
+{
+	/* 1 to max_data_size in one compare: 0 wraps to ULONG_MAX. */
+	if (unlikely(length - 1 >= cpu_buffer->buffer->max_data_size)) {
+		local_inc(&cpu_buffer->too_big);
+		goto out;
+	}
+	if (unlikely(rb_recursive_lock(cpu_buffer)))
+		goto out;
+
+	/* A NULL from here has undone the guard (rb_reserve_ret()). */
+	if (slow) {
+		rb_start_commit(cpu_buffer);
+		return rb_reserve_slow(cpu_buffer, length, data);
+	}
+	return rb_reserve_fast(cpu_buffer, length, data);
+out:
+	preempt_enable_notrace();
+	return NULL;
+}
+
+/*
+ * The refuse word was not zero: refuse, unless all it says is absolute
+ * mode, which takes the slow reservation (it stamps every event).
+ */
+static noinline notrace void *rb_lock_reserve_refused(struct rb_cpu_buffer *cpu_buffer,
+						      unsigned long length, bool data,
+						      unsigned int refuse)
+{
+	if (refuse != RB_REFUSE_ABS) {
+		preempt_enable_notrace();
+		return NULL;
+	}
+	return rb_lock_reserve_cpu(cpu_buffer, length, data, true);
+}
+
+/*
+ * Every reservation: rbt_lock_reserve() returns the event (@data false),
+ * rbt_reserve() and rbt_write() its payload (@data true), each with the
+ * fast path inlined. *@cpup: this CPU's buffer, for rbt_write()'s commit.
+ */
+static __always_inline void *rb_lock_reserve(struct rbt_buffer *buffer,
+					     unsigned long length, bool data,
+					     struct rb_cpu_buffer **cpup)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+	unsigned int refuse;
+
+	preempt_disable_notrace();
+
+	/* Every possible CPU has a ring (rbt_alloc()): no mask to test. */
+	cpu_buffer = buffer->buffers[raw_smp_processor_id()];
+	*cpup = cpu_buffer;
+	/*
+	 * One load for recording off (buffer or CPU), a broken ring,
+	 * absolute mode (RB_REFUSE_ABS). Acquire: the sizes read below are
+	 * those rbt_set_subbuf_order() set before it let writers back (its
+	 * smp_mb__before_atomic() before rb_refuse_all(buffer, -1)).
+	 */
+	refuse = atomic_read_acquire(&cpu_buffer->refuse);
+	if (unlikely(refuse))
+		return rb_lock_reserve_refused(cpu_buffer, length, data, refuse);
+	return rb_lock_reserve_cpu(cpu_buffer, length, data, false);
+}
+
 /**
  * rbt_lock_reserve - reserve room for an event on this CPU's buffer
  * @buffer: the buffer
@@ -791,40 +887,33 @@ notrace struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer,
 					   unsigned long length)
 {
 	struct rb_cpu_buffer *cpu_buffer;
-	struct rbt_event *event;
-	int cpu;
 
-	preempt_disable_notrace();
-
-	/*
-	 * Acquire: the sizes read below are those rbt_set_subbuf_order()
-	 * set before it let writers back (its smp_mb__before_atomic()).
-	 */
-	if (unlikely(atomic_read_acquire(&buffer->record_disabled)))
-		goto out;
-	/* Every possible CPU has a ring (rbt_alloc()): no mask to test. */
-	cpu = raw_smp_processor_id();
-	cpu_buffer = buffer->buffers[cpu];
-	if (unlikely(atomic_read(&cpu_buffer->record_disabled)))
-		goto out;
-	/* 1 to max_data_size in one compare: 0 wraps to ULONG_MAX. */
-	if (unlikely(length - 1 >= buffer->max_data_size)) {
-		local_inc(&cpu_buffer->too_big);
-		goto out;
-	}
-	if (unlikely(rb_recursive_lock(cpu_buffer)))
-		goto out;
-
-	event = rb_reserve_fast(cpu_buffer, length);
-	if (likely(event))
-		return event;
-
-	rb_recursive_unlock(cpu_buffer);
-out:
-	preempt_enable_notrace();
-	return NULL;
+	return rb_lock_reserve(buffer, length, false, &cpu_buffer);
 }
 EXPORT_SYMBOL_GPL(rbt_lock_reserve);
+
+/**
+ * rbt_reserve - reserve room for an event, return where its payload goes
+ * @buffer: the buffer
+ * @length: payload bytes, 1 to rbt_max_event_size()
+ *
+ * rbt_lock_reserve() and rbt_event_data() in one: the fast path knows
+ * where the payload starts from the header it wrote, so the caller does
+ * not read the header back. Commit with rbt_unlock_commit(), with the
+ * same rules as rbt_lock_reserve(); an event that may have to be
+ * discarded needs rbt_lock_reserve() (rbt_discard_commit() takes the
+ * event).
+ *
+ * Return: the payload, @length bytes to fill, or NULL as for
+ * rbt_lock_reserve() (nothing reserved, nothing to commit).
+ */
+notrace void *rbt_reserve(struct rbt_buffer *buffer, unsigned long length)
+{
+	struct rb_cpu_buffer *cpu_buffer;
+
+	return rb_lock_reserve(buffer, length, true, &cpu_buffer);
+}
+EXPORT_SYMBOL_GPL(rbt_reserve);
 
 /*
  * Wake readers that said they wait (rb_wait.c). Waking is not NMI-safe;
@@ -839,17 +928,31 @@ static __always_inline void rb_wakeups(struct rbt_buffer *buffer,
 		WRITE_ONCE(buffer->wq.waiters_pending, false);
 		irq_work_queue(&buffer->wq.work);
 	}
-	if (unlikely(READ_ONCE(cpu_buffer->wq.waiters_pending))) {
+	/* The CPU's two flags in one load: one test when neither is set. */
+	if (likely(!READ_ONCE(cpu_buffer->wq.any_pending)))
+		return;
+	if (READ_ONCE(cpu_buffer->wq.waiters_pending)) {
 		WRITE_ONCE(cpu_buffer->wq.waiters_pending, false);
 		irq_work_queue(&cpu_buffer->wq.work);
 	}
 	/* Readers waiting for a fill level: check once per page filled. */
-	if (unlikely(READ_ONCE(cpu_buffer->wq.full_waiters_pending)) &&
+	if (READ_ONCE(cpu_buffer->wq.full_waiters_pending) &&
 	    local_read(&cpu_buffer->pages_touched) != cpu_buffer->last_pages_touch) {
 		cpu_buffer->last_pages_touch = local_read(&cpu_buffer->pages_touched);
 		WRITE_ONCE(cpu_buffer->wq.full_waiters_pending, false);
 		irq_work_queue(&cpu_buffer->wq.work);
 	}
+}
+
+/* The commit of rbt_unlock_commit() and rbt_write(), on this CPU's buffer. */
+static __always_inline void rb_unlock_commit(struct rbt_buffer *buffer,
+					     struct rb_cpu_buffer *cpu_buffer)
+{
+	local_inc(&cpu_buffer->entries);
+	rb_end_commit_fast(cpu_buffer);
+	rb_wakeups(buffer, cpu_buffer);
+	rb_recursive_unlock(cpu_buffer);
+	preempt_enable_notrace();
 }
 
 /**
@@ -863,13 +966,7 @@ static __always_inline void rb_wakeups(struct rbt_buffer *buffer,
  */
 notrace int rbt_unlock_commit(struct rbt_buffer *buffer)
 {
-	struct rb_cpu_buffer *cpu_buffer = buffer->buffers[raw_smp_processor_id()];
-
-	local_inc(&cpu_buffer->entries);
-	rb_end_commit_fast(cpu_buffer);
-	rb_wakeups(buffer, cpu_buffer);
-	rb_recursive_unlock(cpu_buffer);
-	preempt_enable_notrace();
+	rb_unlock_commit(buffer, buffer->buffers[raw_smp_processor_id()]);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rbt_unlock_commit);
@@ -1010,13 +1107,18 @@ EXPORT_SYMBOL_GPL(rbt_discard_commit);
  * Return: 0, or -EBUSY when the event was not recorded (recording off,
  * length refused, recursion, or full in producer/consumer mode).
  */
-int rbt_write(struct rbt_buffer *buffer, unsigned long length, const void *data)
+notrace int rbt_write(struct rbt_buffer *buffer, unsigned long length,
+		      const void *data)
 {
-	struct rbt_event *event = rbt_lock_reserve(buffer, length);
+	struct rb_cpu_buffer *cpu_buffer;
+	void *payload;
 
-	if (!event)
+	/* One call: the reserve and commit fast paths inlined, one lookup. */
+	payload = rb_lock_reserve(buffer, length, true, &cpu_buffer);
+	if (!payload)
 		return -EBUSY;
-	memcpy(rbt_event_data(event), data, length);
-	return rbt_unlock_commit(buffer);
+	memcpy(payload, data, length);
+	rb_unlock_commit(buffer, cpu_buffer);
+	return 0;
 }
 EXPORT_SYMBOL_GPL(rbt_write);

@@ -16,6 +16,7 @@
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
 #include <linux/irq_work.h>
+#include <linux/jump_label.h>
 #include <linux/wait.h>
 #include <asm/local.h>
 #include <asm/local64.h>
@@ -73,6 +74,17 @@
 
 /* Bit of record_disabled owned by rbt_record_off()/rbt_record_on(). */
 #define RB_BUFFER_OFF		BIT(20)
+/*
+ * A CPU's refuse word (rb_cpu_buffer.refuse), the one thing the writer
+ * reads before it reserves: zero for the common case. Below
+ * RB_REFUSE_ABS, a count of reasons to refuse the event: this CPU's own
+ * (rbt_record_disable(), a reset or resize that quiesces it, a failed
+ * validation) and one for each reason of the whole buffer, mirrored into
+ * every CPU's word by rb_refuse_all() (each count of the buffer's
+ * record_disabled, and its RB_BUFFER_OFF bit). RB_REFUSE_ABS is no
+ * refusal: absolute mode, the slow reservation.
+ */
+#define RB_REFUSE_ABS		BIT(24)
 #define RB_MAX_ORDER		RBT_MAX_SUBBUF_ORDER	/* see RB_WRITE_MASK */
 
 /* Descriptor of one sub-buffer. list must come first (see RB_PAGE_HEAD). */
@@ -133,13 +145,19 @@ struct rb_waitq {
 	wait_queue_head_t	waitq;
 	struct irq_work		work;
 	atomic_t		wakeup_seq;	/* bumped by rbt_wake_waiters() */
-	bool			waiters_pending;
-	bool			full_waiters_pending;
+	/* Both flags in one load for the writer (rb_wakeups()). */
+	union {
+		struct {
+			bool	waiters_pending;
+			bool	full_waiters_pending;
+		};
+		u16		any_pending;
+	};
 };
 
 struct rb_cpu_buffer {
 	int			cpu;
-	atomic_t		record_disabled;
+	atomic_t		refuse;		/* RB_REFUSE_ABS */
 	struct rbt_buffer	*buffer;
 	raw_spinlock_t		reader_lock;	/* serialises readers */
 	arch_spinlock_t		lock;		/* the reader-page swap */
@@ -217,9 +235,12 @@ struct rbt_buffer {
 		_rb_ret;						\
 	})
 
+void rb_refuse_all(struct rbt_buffer *buffer, int delta);
+
 static inline void rb_warn_disable(struct rbt_buffer *buffer)
 {
 	atomic_inc(&buffer->record_disabled);
+	rb_refuse_all(buffer, 1);
 	WARN_ON_ONCE(1);
 }
 
@@ -345,6 +366,7 @@ bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu);
 
 /* Time stamp validation (rb_timestamp.c) */
 extern bool rb_validate;
+DECLARE_STATIC_KEY_FALSE(rb_validate_key);
 void rb_validate_tail(struct rb_cpu_buffer *cpu_buffer,
 		      struct rb_event_info *info, struct rbt_event *event);
 void __cold rb_ts_went_back(struct rb_cpu_buffer *cpu_buffer);

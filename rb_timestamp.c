@@ -8,7 +8,31 @@
 #include "rb_internal.h"
 
 bool rb_validate;
-module_param_named(validate, rb_validate, bool, 0600);
+/* The same switch for the write fast path: no load when it is off. */
+DEFINE_STATIC_KEY_FALSE(rb_validate_key);
+
+/*
+ * Setting the parameter flips the key with it. At load the module's jump
+ * entries are set up before its parameters are parsed (load_module()).
+ */
+static int rb_validate_set(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_bool(val, kp);
+
+	if (ret)
+		return ret;
+	if (READ_ONCE(rb_validate))
+		static_branch_enable(&rb_validate_key);
+	else
+		static_branch_disable(&rb_validate_key);
+	return 0;
+}
+
+static const struct kernel_param_ops rb_validate_ops = {
+	.set	= rb_validate_set,
+	.get	= param_get_bool,
+};
+module_param_cb(validate, &rb_validate_ops, &rb_validate, 0600);
 MODULE_PARM_DESC(validate,
 		 "re-decode the tail page after every event and stop a CPU's buffer on a time stamp mismatch (slow; default off)");
 
@@ -90,7 +114,7 @@ void rb_validate_tail(struct rb_cpu_buffer *cpu_buffer,
 	if (ts == info->ts)
 		return;
 
-	atomic_inc(&cpu_buffer->record_disabled);
+	atomic_inc(&cpu_buffer->refuse);
 	cpu_buffer->validate_failed++;
 	pr_warn_ratelimited("rbtrace: CPU %d: time stamp mismatch: decoded %llu, written %llu (before %llu after %llu); recording stopped on this CPU\n",
 			    cpu_buffer->cpu, ts, info->ts, info->before, info->after);

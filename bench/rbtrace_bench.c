@@ -6,7 +6,8 @@
  * a per-CPU array with no atomics and no nesting support.
  *
  * Results are printed, one line per measurement, as
- *   rbtrace_bench: impl=<rbtrace|ftrace|limit> size=<payload> writers=<n>
+ *   rbtrace_bench: impl=<rbtrace|ftrace|limit|rbtrace_latch|rbtrace_write|ftrace_write>
+ *                  size=<payload> writers=<n>
  *                  reader=<0|1> events=<n> ns_per_event=<x.y>
  * Run it under QEMU -icount shift=0,align=off,sleep=off for figures that
  * repeat across boots (guest time counts instructions).
@@ -30,7 +31,7 @@ static unsigned int events = 200000;
 module_param(events, uint, 0400);
 MODULE_PARM_DESC(events, "events written per writer per measurement (default 200000)");
 
-static char *impls = "rbtrace,ftrace,limit,rbtrace_latch";
+static char *impls = "rbtrace,ftrace,limit,rbtrace_latch,rbtrace_write,ftrace_write";
 module_param(impls, charp, 0400);
 MODULE_PARM_DESC(impls, "comma-separated implementations to measure");
 
@@ -52,11 +53,14 @@ static unsigned int sizes[] = { 4, 10, 64, 256 };
 
 /*
  * rbtrace_latch: rbtrace stamping with its latch clock (a TSC clock the
- * write path inlines) instead of the default local clock; one writer, no
- * reader only, beside the others.
+ * write path inlines) instead of the default local clock; rbtrace_write
+ * and ftrace_write: one call that copies a record, rbt_write() against
+ * ring_buffer_write(). One writer, no reader only, beside the others.
  */
-enum bench_impl { IMPL_RBTRACE, IMPL_FTRACE, IMPL_LIMIT, IMPL_RBTRACE_LATCH };
-static const char * const impl_names[] = { "rbtrace", "ftrace", "limit", "rbtrace_latch" };
+enum bench_impl { IMPL_RBTRACE, IMPL_FTRACE, IMPL_LIMIT, IMPL_RBTRACE_LATCH,
+		  IMPL_RBTRACE_WRITE, IMPL_FTRACE_WRITE };
+static const char * const impl_names[] = { "rbtrace", "ftrace", "limit", "rbtrace_latch",
+					   "rbtrace_write", "ftrace_write" };
 
 /* The limit: records packed one after the other in a per-CPU array. */
 struct limit_cpu {
@@ -127,12 +131,12 @@ static __always_inline void ftrace_write(unsigned int size)
 
 static __always_inline void rbtrace_write(struct rbt_buffer *b, unsigned int size)
 {
-	struct rbt_event *event;
+	void *data;
 
-	event = rbt_lock_reserve(b, size);
-	if (!event)
+	data = rbt_reserve(b, size);
+	if (!data)
 		return;
-	memcpy(rbt_event_data(event), payload, size);
+	memcpy(data, payload, size);
 	rbt_unlock_commit(b);
 }
 
@@ -156,6 +160,14 @@ static noinline void bench_loop(enum bench_impl impl, unsigned int size)
 	case IMPL_LIMIT:
 		for (i = 0; i < events; i++)
 			limit_write(size);
+		break;
+	case IMPL_RBTRACE_WRITE:
+		for (i = 0; i < events; i++)
+			rbt_write(rbt, size, payload);
+		break;
+	case IMPL_FTRACE_WRITE:
+		for (i = 0; i < events; i++)
+			ring_buffer_write(ftb, size, payload);
 		break;
 	}
 }
@@ -446,9 +458,10 @@ static int __init bench_init(void)
 		for (impl = IMPL_RBTRACE; impl <= IMPL_LIMIT; impl++)
 			if (impl_wanted(impl))
 				bench_one(impl, sizes[i], num_online_cpus(), false);
-	for (i = 0; i < ARRAY_SIZE(sizes); i++)
-		if (impl_wanted(IMPL_RBTRACE_LATCH))
-			bench_one(IMPL_RBTRACE_LATCH, sizes[i], 1, false);
+	for (impl = IMPL_RBTRACE_LATCH; impl <= IMPL_FTRACE_WRITE; impl++)
+		for (i = 0; i < ARRAY_SIZE(sizes); i++)
+			if (impl_wanted(impl))
+				bench_one(impl, sizes[i], 1, false);
 	pr_info("rbtrace_bench: done\n");
 	ret = 0;
 out:

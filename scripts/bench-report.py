@@ -20,6 +20,33 @@ def parse(path):
     return res
 
 
+def variants_table(res):
+    """One writer, no reader: the latch clock and the one-call write beside the default."""
+    if not any((i, s, 1, 0) in res for i in ('rbtrace_latch', 'rbtrace_write') for s in SIZES):
+        return []
+    out = ['### One writer, no reader: other ways in', '',
+           'rbtrace on its latch clock (inlined into the write path); `rbt_write()` of a '
+           'record against `ring_buffer_write()` (one call that reserves, copies and commits).', '',
+           '| payload | rbtrace ns | rbtrace latch ns | rbt_write ns | ring_buffer_write ns '
+           '| rbt_write / ring_buffer_write | rbt_write / limit |',
+           '|---:|---:|---:|---:|---:|---:|---:|']
+    for size in SIZES:
+        g = {i: res.get((i, size, 1, 0)) for i in
+             ('rbtrace', 'rbtrace_latch', 'rbtrace_write', 'ftrace_write', 'limit')}
+        if g['rbtrace'] is None:
+            continue
+
+        def f(x):
+            return f'{x:.1f}' if x else '-'
+
+        def r(a, b):
+            return f'{a / b:.2f}x' if a and b else '-'
+        out.append(f"| {size} B | {f(g['rbtrace'])} | {f(g['rbtrace_latch'])} | "
+                   f"{f(g['rbtrace_write'])} | {f(g['ftrace_write'])} | "
+                   f"{r(g['rbtrace_write'], g['ftrace_write'])} | {r(g['rbtrace_write'], g['limit'])} |")
+    return out + ['']
+
+
 def kv_lines(path, tag):
     """The key=value lines of a kind ("readbench", "hackbench", "mem")."""
     out = []
@@ -339,13 +366,14 @@ def main():
     if not ic:
         sys.exit(f'bench-report: no write-cost lines in {a.icount}')
     out = [f'## Write cost, kernel {a.kernel}', '',
-           f'Same loop, same boot: `rbt_lock_reserve` + memcpy + `rbt_unlock_commit` against '
+           f'Same loop, same boot: `rbt_reserve` (the payload pointer) + memcpy + `rbt_unlock_commit` against '
            f'`ring_buffer_lock_reserve` + memcpy + `ring_buffer_unlock_commit` on a 4 MiB per-CPU '
            f'buffer in overwrite mode, and the limit (same clock read and bytes into a per-CPU '
            f'array). {a.events} events per writer per figure.', '',
            '**QEMU `-icount shift=0,align=off,sleep=off`, 2 vCPUs** '
            '(1 ns = 1 guest instruction; repeatable across boots):', '']
     out += table(ic, 1, 0, 'One writer, no reader')
+    out += variants_table(ic)
     out += table(ic, 1, 1, 'One writer, a consuming reader on another CPU')
     for w in writer_counts(ic):
         if w > 1:

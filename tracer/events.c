@@ -616,7 +616,6 @@ void rbtr_get_traced_cpus(struct cpumask *mask)
 void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
 			 unsigned int size, unsigned int ctx)
 {
-	struct rbt_event *event;
 	struct rbtr_entry *ent;
 
 	preempt_disable_notrace();
@@ -625,12 +624,14 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type
 		return NULL;
 	}
 	rbtr_cmdline_save();
-	/* rbt_lock_reserve() disables preemption again, until the commit. */
-	event = rbt_lock_reserve(buffer, size);
+	/*
+	 * rbt_reserve() disables preemption again, until the commit; it
+	 * returns the payload (nothing here discards: no event needed).
+	 */
+	ent = rbt_reserve(buffer, size);
 	preempt_enable_notrace();
-	if (!event)
+	if (!ent)
 		return NULL;
-	ent = rbt_event_data(event);
 	ent->type = type->id;
 	ent->flags = ctx >> 16;
 	ent->preempt_count = ctx & 0xff;

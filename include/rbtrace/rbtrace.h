@@ -133,6 +133,7 @@ void rbt_set_time_stamp_abs(struct rbt_buffer *buffer, bool abs);
 /* Recording */
 struct rbt_event *rbt_lock_reserve(struct rbt_buffer *buffer,
 				   unsigned long length);
+void *rbt_reserve(struct rbt_buffer *buffer, unsigned long length);
 unsigned int rbt_event_length(struct rbt_event *event);
 int rbt_unlock_commit(struct rbt_buffer *buffer);
 void rbt_discard_commit(struct rbt_buffer *buffer, struct rbt_event *event);

@@ -404,6 +404,77 @@ static void rbtrace_format_page_end_padding_matches_ftrace(struct kunit *test)
  * front (bits 0-26 in time_delta, 27-58 in array[0]); the data event after
  * it has delta 0. The first event of a page never needs one.
  */
+/*
+ * rbt_reserve() hands back the payload of the event it reserved, the
+ * pointer rbt_event_data() finds, on every way through the write path:
+ * the fast one (short and long header), the slow exit S1 (first event
+ * of a page, a time extend), absolute mode (the refuse word's
+ * RB_REFUSE_ABS exit), and nothing when recording is off. The events
+ * then read back with the payload and the stamp written.
+ */
+static void rbtrace_format_reserve_returns_payload(struct kunit *test)
+{
+	static const struct {
+		u64 step;
+		unsigned int len;
+		bool abs;
+	} cases[] = {
+		{ 0, 10 },		/* first on the page: S1 */
+		{ 5, 10 },		/* fast, short header */
+		{ 5, 200 },		/* fast, long header: length in array[0] */
+		{ 1ULL << 30, 10 },	/* time extend in front: S1 */
+		{ 5, 10, true },	/* absolute stamp in front */
+		{ 5, 200, true },
+		{ 5, 4 },		/* fast again once absolute mode is off */
+	};
+	struct rbt_buffer *buf = rbt_kunit_alloc(test, 8 * PAGE_SIZE, 0, 0);
+	int cpu = rbt_kunit_pin(test);
+	u64 t = 1000, times[ARRAY_SIZE(cases)], ts;
+	struct rbt_event *ev;
+	struct rb_page *tail_page;
+	unsigned long w;
+	u8 *p;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, rbt_set_clock(buf, rbt_fake_clock), 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		t += cases[i].step;
+		times[i] = t;
+		rbt_fake_set(t);
+		rbt_set_time_stamp_abs(buf, cases[i].abs);
+		tail_page = READ_ONCE(rbt_cpu(buf, cpu)->tail_page);
+		w = rbt_tail_write(buf, cpu);
+		p = rbt_reserve(buf, cases[i].len);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, p, "case %d", i);
+		/* No page crossing in this short run: the event is at w. */
+		ev = rb_page_index(tail_page, w);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, (void *)p, rbt_event_data(ev), "case %d", i);
+		memset(p, i + 1, cases[i].len);
+		rbt_unlock_commit(buf);
+	}
+	rbt_set_time_stamp_abs(buf, false);
+
+	w = rbt_tail_write(buf, cpu);
+	rbt_record_off(buf);
+	KUNIT_EXPECT_NULL(test, rbt_reserve(buf, 10));
+	rbt_record_on(buf);
+	KUNIT_EXPECT_EQ(test, rbt_tail_write(buf, cpu), w);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rbt_cpu(buf, cpu)->refuse), 0);
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ev = rbt_consume(buf, cpu, &ts, NULL);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, ev, "case %d", i);
+		/* Rounded up to 4 bytes, as ftrace's. */
+		KUNIT_EXPECT_EQ_MSG(test, rbt_event_length(ev), ALIGN(cases[i].len, 4),
+				    "case %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, ts, times[i], "case %d", i);
+		p = rbt_event_data(ev);
+		KUNIT_EXPECT_EQ_MSG(test, p[0], (u8)(i + 1), "case %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, p[cases[i].len - 1], (u8)(i + 1), "case %d", i);
+	}
+	KUNIT_EXPECT_NULL(test, rbt_consume(buf, cpu, NULL, NULL));
+}
+
 static void rbtrace_format_time_extend(struct kunit *test)
 {
 	static const u64 steps[] = {
@@ -687,6 +758,7 @@ static struct kunit_case rbtrace_format_cases[] = {
 	KUNIT_CASE_PARAM(rbtrace_format_every_payload_size, fmt_orders_gen_params),
 	KUNIT_CASE_PARAM(rbtrace_format_page_end_padding_matches_ftrace, fmt_gaps_gen_params),
 	KUNIT_CASE(rbtrace_format_time_extend),
+	KUNIT_CASE(rbtrace_format_reserve_returns_payload),
 	KUNIT_CASE_PARAM(rbtrace_format_absolute_stamps, fmt_abs_gen_params),
 	KUNIT_CASE(rbtrace_format_alloc_refuses_bad_arguments),
 	KUNIT_CASE(rbtrace_format_reserve_refuses_bad_sizes),

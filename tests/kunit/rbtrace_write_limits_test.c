@@ -288,7 +288,7 @@ static void wl_run_stack(struct kunit *test, const struct wl_stack *p)
 				      i, c->rec[i].len);
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->buf->record_disabled), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&rbt_cpu(c->buf, c->cpu)->record_disabled), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rbt_cpu(c->buf, c->cpu)->refuse), 0);
 	wl_check_pages(test, c);
 
 	st = rbt_stats(test, c->buf, c->cpu);
