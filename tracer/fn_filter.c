@@ -14,7 +14,8 @@
  * kernel's list of traceable functions read line by line, with ftrace's
  * rules (filter_parse_regex(), ftrace_match()): "name", "foo*", "*foo",
  * "*foo*", a glob with '?', '[' or a '*' inside, an index N (the Nth line
- * of available_filter_functions), "!" before any of them to take out.
+ * of available_filter_functions; not in set_graph_function, as ftrace's),
+ * "!" before any of them to take out.
  * The matches are kept in a list ordered as the kernel's list, which is
  * the order of ftrace's own read back (its record order), and read back
  * as ftrace prints them. A word that matches nothing is -EINVAL, the
@@ -127,15 +128,16 @@ static void rbtr_glob_parse(char *w, struct rbtr_glob *g)
 		if (w[i] == '*') {
 			if (!i) {
 				g->type = RBTR_MATCH_END;
-			} else if (i == len - 1) {
+				continue;
+			}
+			if (i == len - 1) {
 				g->type = g->type == RBTR_MATCH_END ? RBTR_MATCH_MIDDLE :
 					  RBTR_MATCH_FRONT;
 				w[i] = '\0';
-				break;
 			} else {
 				g->type = RBTR_MATCH_GLOB;
-				break;
 			}
+			break;
 		} else if (strchr("[?\\", w[i])) {
 			g->type = RBTR_MATCH_GLOB;
 			break;
@@ -170,8 +172,8 @@ static bool rbtr_glob_match(const struct rbtr_glob *g, const char *name)
 
 /* ---- the kernel's list, line by line ----------------------------------- */
 
-/* A line's callback: 0 to go on, 1 to stop there, or -errno. */
-typedef int (*rbtr_line_fn)(char *line, unsigned int idx, void *arg);
+struct rbtr_resolve;
+static int rbtr_resolve_line(char *line, unsigned int idx, void *arg);
 
 /* Fill @buf from @len up to @cap from @kiocb's file. Return: bytes or -errno. */
 static ssize_t rbtr_kfs_fill(struct kiocb *kiocb, char *buf, size_t len, size_t cap)
@@ -184,11 +186,13 @@ static ssize_t rbtr_kfs_fill(struct kiocb *kiocb, char *buf, size_t len, size_t 
 }
 
 /*
- * Call @fn on each line of the kernel's tracefs file @path, '\n' cut off.
- * tracefs's lists are seq_files; seq_read_iter() is exported and reads
- * into a kernel buffer (kernel_read() wants read_iter, which they lack).
+ * Call rbtr_resolve_line() on each line of the file @path of the kernel's
+ * tracefs, without its newline, and its number from 0: it returns 0 to go
+ * on, 1 to stop, or -errno. The lists of tracefs are seq_files, read with
+ * seq_read_iter(), exported, into a kernel buffer (kernel_read() wants a
+ * read_iter handler, which they lack).
  */
-static int rbtr_kfs_for_each_line(const char *path, rbtr_line_fn fn, void *arg)
+static int rbtr_kfs_lines(const char *path, struct rbtr_resolve *arg)
 {
 	struct vfsmount *mnt = rbtr_kfs();
 	size_t len = 0, start;
@@ -222,7 +226,7 @@ static int rbtr_kfs_for_each_line(const char *path, rbtr_line_fn fn, void *arg)
 			buf[len++] = '\n';
 		for (start = 0; !ret && (nl = memchr(buf + start, '\n', len - start)); idx++) {
 			*nl = '\0';
-			ret = fn(buf + start, idx, arg);
+			ret = rbtr_resolve_line(buf + start, idx, arg);
 			start = nl + 1 - buf;
 		}
 		memmove(buf, buf + start, len - start);
@@ -323,20 +327,25 @@ static int rbtr_resolve_line(char *line, unsigned int idx, void *arg)
 	return r->g.type == RBTR_MATCH_INDEX;
 }
 
-/* Resolve @word (cut by the parse) into @r->found. Return: 0 or -errno. */
-static int rbtr_resolve(char *word, struct rbtr_resolve *r)
+/*
+ * Resolve @word (cut by the parse) into @r->found. set_graph_function
+ * takes no index: ftrace_graph_set_hash() matches names only.
+ * Return: 0 or -errno.
+ */
+static int rbtr_resolve(enum rbtr_fn_kind kind, char *word, struct rbtr_resolve *r)
 {
 	int ret;
 
 	memset(r, 0, sizeof(*r));
 	rbtr_glob_parse(word, &r->g);
-	if (r->g.type == RBTR_MATCH_INDEX && r->g.index == ULONG_MAX)
+	if (r->g.type == RBTR_MATCH_INDEX &&
+	    (r->g.index == ULONG_MAX || kind == RBTR_FN_GRAPH))
 		return 0;
 	r->addrs = true;
-	ret = rbtr_kfs_for_each_line(RBTR_AFF_ADDRS, rbtr_resolve_line, r);
+	ret = rbtr_kfs_lines(RBTR_AFF_ADDRS, r);
 	if (ret == -ENOENT) {
 		r->addrs = false;
-		ret = rbtr_kfs_for_each_line(RBTR_AFF, rbtr_resolve_line, r);
+		ret = rbtr_kfs_lines(RBTR_AFF, r);
 	}
 	if (ret)
 		rbtr_fsel_free(&r->found);
@@ -416,7 +425,7 @@ static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 	copy = kstrdup(word, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
-	ret = rbtr_resolve(copy, &r);
+	ret = rbtr_resolve(kind, copy, &r);
 	if (!ret && !r.found.nr)
 		ret = -EINVAL;
 	if (!ret)
