@@ -354,18 +354,17 @@ static int rbtr_resolve(enum rbtr_fn_kind kind, char *word, struct rbtr_resolve 
 
 /*
  * @s with @add merged in (both in increasing idx), or with @add's taken
- * out (@remove). @add's entries are moved or freed; @s is replaced.
+ * out (@remove), into @ent, room for @s->nr + @add->nr entries: it cannot
+ * fail, so it is done once ftrace took the word. @add's entries are
+ * moved or freed; @s is replaced.
  */
-static int rbtr_fsel_merge(struct rbtr_fsel *s, struct rbtr_fsel *add, bool remove)
+static void rbtr_fsel_merge(struct rbtr_fsel *s, struct rbtr_fsel *add, bool remove,
+			    struct rbtr_fsel_ent *ent)
 {
-	struct rbtr_fsel out = { };
+	struct rbtr_fsel out = { .ent = ent, .cap = s->nr + add->nr };
 	unsigned int i = 0, j = 0;
 	struct rbtr_fsel_ent *e;
 
-	out.cap = s->nr + (remove ? 0 : add->nr);
-	out.ent = out.cap ? kvmalloc_array(out.cap, sizeof(*out.ent), GFP_KERNEL) : NULL;
-	if (out.cap && !out.ent)
-		return -ENOMEM;
 	while (i < s->nr || j < add->nr) {
 		if (j == add->nr || (i < s->nr && s->ent[i].idx < add->ent[j].idx)) {
 			out.ent[out.nr++] = s->ent[i++];
@@ -390,7 +389,6 @@ static int rbtr_fsel_merge(struct rbtr_fsel *s, struct rbtr_fsel *add, bool remo
 	kvfree(add->ent);
 	memset(add, 0, sizeof(*add));
 	*s = out;
-	return 0;
 }
 
 /* Program rbtr_fn_ops as the selection: @word, or NULL to empty it. */
@@ -409,6 +407,7 @@ static int rbtr_fn_program(enum rbtr_fn_kind kind, char *word, bool reset)
 static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 {
 	struct rbtr_fsel *s = &rbtr_fsels[kind];
+	struct rbtr_fsel_ent *ent = NULL;
 	struct rbtr_resolve r;
 	char *copy;
 	int ret;
@@ -428,12 +427,21 @@ static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 	ret = rbtr_resolve(kind, copy, &r);
 	if (!ret && !r.found.nr)
 		ret = -EINVAL;
+	/* All that can fail before ftrace is told: the list follows it. */
+	if (!ret) {
+		ent = kvmalloc_array(s->nr + r.found.nr, sizeof(*ent), GFP_KERNEL);
+		if (!ent)
+			ret = -ENOMEM;
+	}
 	if (!ret)
 		ret = rbtr_fn_program(kind, word, reset);
-	if (!ret && reset)
-		rbtr_fsel_free(s);
-	if (!ret)
-		ret = rbtr_fsel_merge(s, &r.found, r.g.not);
+	if (!ret) {
+		if (reset)
+			rbtr_fsel_free(s);
+		rbtr_fsel_merge(s, &r.found, r.g.not, ent);
+		ent = NULL;
+	}
+	kvfree(ent);
 	rbtr_fsel_free(&r.found);
 	kfree(copy);
 	return ret;
