@@ -15,7 +15,8 @@
  * rules (filter_parse_regex(), ftrace_match()): "name", "foo*", "*foo",
  * "*foo*", a glob with '?', '[' or a '*' inside, an index N (the Nth line
  * of available_filter_functions; not in set_graph_function, as ftrace's),
- * "!" before any of them to take out.
+ * "!" before any of them to take out (in set_graph_function, a "!" that
+ * takes nothing out is -EINVAL, as ftrace's).
  * The matches are kept in a list ordered as the kernel's list, which is
  * the order of ftrace's own read back (its record order), and read back
  * as ftrace prints them. A word that matches nothing is -EINVAL, the
@@ -391,6 +392,22 @@ static void rbtr_fsel_merge(struct rbtr_fsel *s, struct rbtr_fsel *add, bool rem
 	*s = out;
 }
 
+/* Is an entry of @b (in increasing idx) in @a? */
+static bool rbtr_fsel_any(const struct rbtr_fsel *a, const struct rbtr_fsel *b)
+{
+	unsigned int i = 0, j = 0;
+
+	while (i < a->nr && j < b->nr) {
+		if (a->ent[i].idx == b->ent[j].idx)
+			return true;
+		if (a->ent[i].idx < b->ent[j].idx)
+			i++;
+		else
+			j++;
+	}
+	return false;
+}
+
 /* Program rbtr_fn_ops as the selection: @word, or NULL to empty it. */
 static int rbtr_fn_program(enum rbtr_fn_kind kind, char *word, bool reset)
 {
@@ -426,6 +443,12 @@ static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 		return -ENOMEM;
 	ret = rbtr_resolve(kind, copy, &r);
 	if (!ret && !r.found.nr)
+		ret = -EINVAL;
+	/*
+	 * ftrace_graph_set_hash(): a "!" that takes nothing out of the
+	 * selection (a ">" open starts from an empty one) is -EINVAL.
+	 */
+	if (!ret && kind == RBTR_FN_GRAPH && r.g.not && (reset || !rbtr_fsel_any(s, &r.found)))
 		ret = -EINVAL;
 	/* All that can fail before ftrace is told: the list follows it. */
 	if (!ret) {
