@@ -31,8 +31,8 @@
  *
  * An open with O_TRUNC (">") empties the selection with the first word
  * accepted, or at release if none was: the end state of ftrace's, whose
- * write goes to a copy applied at release (set_graph_function's copy is
- * dropped after an error, as ftrace's).
+ * write goes to a copy applied at release, after an error too (for
+ * set_graph_function as well: ftrace_graph_release()).
  *
  * Not done: ftrace's commands ("func:mod:name", "func:traceoff", ...) are
  * refused with -EINVAL; a module unloaded leaves its functions in the list.
@@ -609,9 +609,6 @@ static ssize_t rbtr_fn_filter_write(struct file *file, const char __user *ubuf,
 			continue;
 		ret = rbtr_fn_apply(f->kind, word, f->trunc);
 		if (ret) {
-			/* ftrace's set_graph_function keeps its hash on an error. */
-			if (f->kind == RBTR_FN_GRAPH)
-				f->trunc = false;
 			pr_warn_ratelimited("rbtrace: no traceable function matches '%.64s'\n",
 					    word);
 			break;
