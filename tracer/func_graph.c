@@ -5,7 +5,7 @@
  * set_ftrace_notrace), through the exported fprobe interface: an entry
  * handler and an exit handler sharing per-call entry_data. Debian's 6.1
  * has no fprobe (CONFIG_FPROBE unset): there function_graph is refused
- * (function.c) and this file only keeps the selection hash.
+ * (function.c).
  *
  * Records: ftrace's funcgraph_entry (TRACE_GRAPH_ENT: func, depth) and
  * funcgraph_exit (TRACE_GRAPH_RET: func, [retval,] depth, overrun,
@@ -61,8 +61,6 @@
 /* Every function: every sleeping task holds its call chain's hooks. */
 #define RBTR_GRAPH_MAX_ACTIVE_ALL	32768
 
-/* set_graph_function: a hash of names only, never registered. */
-struct ftrace_ops rbtr_graph_sel_ops;
 
 static void rbtr_graph_print_ent(struct seq_buf *s, const struct rbtr_event_type *type,
 				 const void *rec, unsigned int len);
@@ -357,12 +355,12 @@ static int rbtr_graph_ips(unsigned long **ips, unsigned int *nr)
 	unsigned int n, nn, i, j, k;
 	int ret;
 
-	ret = rbtr_fn_hash_ips(&rbtr_graph_sel_ops, true, &sel, &n);
+	ret = rbtr_fn_sel_ips(RBTR_FN_GRAPH, &sel, &n);
 	if (!ret && !n)
-		ret = rbtr_fn_hash_ips(&rbtr_fn_ops, true, &sel, &n);
+		ret = rbtr_fn_sel_ips(RBTR_FN_FILTER, &sel, &n);
 	if (ret)
 		return ret;
-	ret = rbtr_fn_hash_ips(&rbtr_fn_ops, false, &no, &nn);
+	ret = rbtr_fn_sel_ips(RBTR_FN_NOTRACE, &no, &nn);
 	if (ret) {
 		kvfree(sel);
 		return ret;
@@ -503,7 +501,7 @@ void rbtr_graph_files(struct dentry *top)
 }
 
 /**
- * rbtr_graph_init - register the graph records and the selection hash
+ * rbtr_graph_init - register the graph records
  * @tr: the tracer they write into
  *
  * Return: 0 or a negative errno; nothing is left behind on failure.
@@ -513,12 +511,9 @@ int rbtr_graph_init(struct rbtr_trace *tr)
 	int ret;
 
 	rbtr_graph_set_tr(tr);
-	ret = ftrace_set_filter(&rbtr_graph_sel_ops, NULL, 0, 1);
-	if (ret)
-		return ret;
 	ret = rbtr_event_register(&rbtr_graph_ent_type);
 	if (ret)
-		goto fail_sel;
+		return ret;
 	ret = rbtr_event_register(&rbtr_graph_ret_type);
 	if (ret)
 		goto fail_ent;
@@ -526,8 +521,6 @@ int rbtr_graph_init(struct rbtr_trace *tr)
 
 fail_ent:
 	rbtr_event_unregister(&rbtr_graph_ent_type);
-fail_sel:
-	ftrace_free_filter(&rbtr_graph_sel_ops);
 	return ret;
 }
 
@@ -538,5 +531,4 @@ void rbtr_graph_exit(void)
 {
 	rbtr_event_unregister(&rbtr_graph_ret_type);
 	rbtr_event_unregister(&rbtr_graph_ent_type);
-	ftrace_free_filter(&rbtr_graph_sel_ops);
 }

@@ -8,21 +8,10 @@
  * writes ftrace's own record, ftrace:function (TRACE_FN, ip and parent_ip),
  * so that libtraceevent and trace-cmd read it as ftrace's.
  *
- * The filter files are ftrace's, on rbtrace's ops:
- *
- *   set_ftrace_filter, set_ftrace_notrace	rbtr_fn_ops's two hashes
- *   set_graph_function			a hash that only holds names (func_graph.c)
- *
- * Each word written goes to ftrace_set_filter()/ftrace_set_notrace(), so
- * globs, "!name" and the refusal of what is not traceable (-EINVAL, the
- * filter unchanged) are ftrace's own. An open with O_TRUNC (">") empties
- * the hash with the first word accepted, or at release if none was: the
- * end state of ftrace's, whose write goes to a copy applied at release
- * (set_graph_function's copy is dropped after an error, as ftrace's).
- * The read lists the functions of the hash, in address order, as
- * ftrace's does. ftrace exports no reader of a hash: rbtrace walks it
- * under its regex_lock with ftrace's struct ftrace_hash, whose layout
- * kernel/trace/trace.h has kept since 3.8 (rbtr_ftrace_hash below).
+ * The filter files (set_ftrace_filter, set_ftrace_notrace,
+ * set_graph_function, available_filter_functions) are fn_filter.c's: it
+ * keeps the selections and programs rbtr_fn_ops's filter and notrace
+ * hashes with them.
  *
  * set_ftrace_pid: a bitmap of pids tested by the callbacks (ftrace's own
  * pid filter, FTRACE_OPS_FL_PID, is not for modules' ops).
@@ -61,34 +50,8 @@ struct rbtr_fn_entry {
 	unsigned long		parent_ip;
 };
 
-/*
- * ftrace's struct ftrace_hash (kernel/trace/trace.h); its entries are
- * struct ftrace_func_entry of <linux/ftrace.h>. Read only, under the
- * ops' regex_lock, which every change of the hash holds.
- */
-struct rbtr_ftrace_hash {
-	unsigned long		size_bits;
-	struct hlist_head	*buckets;
-	unsigned long		count;
-	unsigned long		flags;
-	struct rcu_head		rcu;
-};
-
-/* What a filter file writes to. */
-enum rbtr_fn_kind {
-	RBTR_FN_FILTER,
-	RBTR_FN_NOTRACE,
-	RBTR_FN_GRAPH,
-};
-
-/* One open of a filter file for writing. */
-struct rbtr_fn_file {
-	enum rbtr_fn_kind	kind;
-	bool			trunc;	/* ">": empty it before the first word */
-};
-
 static struct rbtr_trace *rbtr_fn_tr;
-/* current_tracer, and the filters: serialises every change of them. */
+/* current_tracer: serialises every change of it. */
 static DEFINE_MUTEX(rbtr_fn_mutex);
 static enum rbtr_tracer rbtr_fn_cur;
 static DEFINE_PER_CPU(unsigned long, rbtr_fn_recursion);
@@ -222,55 +185,6 @@ static void rbtr_fn_print(struct seq_buf *s, const struct rbtr_event_type *type,
 	seq_buf_printf(s, "\n");
 }
 
-static int rbtr_ip_cmp(const void *a, const void *b)
-{
-	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/**
- * rbtr_fn_hash_ips - the functions of one of an ops' hashes, sorted
- * @ops: an ops given a filter by ftrace_set_filter() at least once
- * @filter: its filter hash; else its notrace hash
- * @ips: set to a kvmalloc()ed array (NULL when empty), for kvfree()
- * @nr: set to their number
- *
- * Return: 0 or -ENOMEM.
- */
-int rbtr_fn_hash_ips(struct ftrace_ops *ops, bool filter, unsigned long **ips,
-		     unsigned int *nr)
-{
-	struct ftrace_ops_hash *oh = ops->func_hash;
-	struct rbtr_ftrace_hash *hash;
-	struct ftrace_func_entry *ent;
-	unsigned long i, n = 0, *a = NULL;
-	int ret = 0;
-
-	mutex_lock(&oh->regex_lock);
-	hash = (struct rbtr_ftrace_hash *)(filter ?
-		rcu_dereference_protected(oh->filter_hash, 1) :
-		rcu_dereference_protected(oh->notrace_hash, 1));
-	if (!hash || !hash->count)
-		goto out;
-	a = kvmalloc_array(hash->count, sizeof(*a), GFP_KERNEL);
-	if (!a) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < BIT(hash->size_bits); i++)
-		hlist_for_each_entry(ent, &hash->buckets[i], hlist)
-			if (n < hash->count)
-				a[n++] = ent->ip;
-out:
-	mutex_unlock(&oh->regex_lock);
-	if (a)
-		sort(a, n, sizeof(*a), rbtr_ip_cmp, NULL);
-	*ips = a;
-	*nr = n;
-	return ret;
-}
-
 /* ---- current_tracer, available_tracers -------------------------------- */
 
 static const char *const rbtr_tracer_names[] = {
@@ -395,138 +309,6 @@ static int rbtr_avail_tracers_show(struct seq_file *m, void *v)
 	return 0;
 }
 RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_avail_tracers);
-
-/* ---- set_ftrace_filter, set_ftrace_notrace, set_graph_function ------- */
-
-static struct ftrace_ops *rbtr_fn_kind_ops(enum rbtr_fn_kind kind)
-{
-	return kind == RBTR_FN_GRAPH ? &rbtr_graph_sel_ops : &rbtr_fn_ops;
-}
-
-/* One word, or NULL to empty the hash: ftrace's own parser and checks. */
-static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
-{
-	struct ftrace_ops *ops = rbtr_fn_kind_ops(kind);
-	int len = word ? strlen(word) : 0;
-
-	if (kind == RBTR_FN_NOTRACE)
-		return ftrace_set_notrace(ops, word, len, reset);
-	return ftrace_set_filter(ops, word, len, reset);
-}
-
-static int rbtr_fn_filter_show(struct seq_file *m, void *v)
-{
-	enum rbtr_fn_kind kind = (long)m->private;
-	unsigned long *ips;
-	unsigned int i, n;
-	int ret;
-
-	ret = rbtr_fn_hash_ips(rbtr_fn_kind_ops(kind), kind != RBTR_FN_NOTRACE, &ips, &n);
-	if (ret)
-		return ret;
-	if (!n)
-		seq_puts(m, kind == RBTR_FN_NOTRACE ? "#### no functions disabled ####\n" :
-			 "#### all functions enabled ####\n");
-	for (i = 0; i < n; i++)
-		seq_printf(m, "%ps\n", (void *)ips[i]);
-	kvfree(ips);
-	return 0;
-}
-
-static int rbtr_fn_filter_open(struct inode *inode, struct file *file)
-{
-	enum rbtr_fn_kind kind = (long)inode->i_private;
-	struct rbtr_fn_file *f;
-	int ret = rbtr_check_open();
-
-	if (ret)
-		return ret;
-	if (!(file->f_mode & FMODE_WRITE))
-		return single_open(file, rbtr_fn_filter_show, inode->i_private);
-	/* Writers do not read: ftrace's write-only open shows nothing either. */
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
-	if (!f)
-		return -ENOMEM;
-	f->kind = kind;
-	f->trunc = file->f_flags & O_TRUNC;
-	file->private_data = f;
-	return nonseekable_open(inode, file);
-}
-
-static ssize_t rbtr_fn_filter_write(struct file *file, const char __user *ubuf,
-				    size_t cnt, loff_t *ppos)
-{
-	struct rbtr_fn_file *f = file->private_data;
-	char *buf, *p, *word;
-	int ret = 0;
-
-	if (!cnt)
-		return 0;
-	buf = memdup_user_nul(ubuf, min_t(size_t, cnt, PAGE_SIZE - 1));
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	p = buf;
-	mutex_lock(&rbtr_fn_mutex);
-	while ((word = strsep(&p, " \t\n")) != NULL) {
-		if (!*word)
-			continue;
-		ret = rbtr_fn_apply(f->kind, word, f->trunc);
-		if (ret) {
-			/* ftrace's set_graph_function keeps its hash on an error. */
-			if (f->kind == RBTR_FN_GRAPH)
-				f->trunc = false;
-			pr_warn_ratelimited("rbtrace: no traceable function matches '%.64s'\n",
-					    word);
-			break;
-		}
-		f->trunc = false;
-	}
-	mutex_unlock(&rbtr_fn_mutex);
-	kfree(buf);
-	return ret ?: min_t(size_t, cnt, PAGE_SIZE - 1);
-}
-
-static int rbtr_fn_filter_release(struct inode *inode, struct file *file)
-{
-	struct rbtr_fn_file *f;
-
-	if (!(file->f_mode & FMODE_WRITE))
-		return single_release(inode, file);
-	f = file->private_data;
-	if (f->trunc) {
-		mutex_lock(&rbtr_fn_mutex);
-		rbtr_fn_apply(f->kind, NULL, true);
-		mutex_unlock(&rbtr_fn_mutex);
-	}
-	kfree(f);
-	return 0;
-}
-
-/* Readers are seq_files; an open for writing does not read. */
-static ssize_t rbtr_fn_filter_read(struct file *file, char __user *ubuf, size_t cnt,
-				   loff_t *ppos)
-{
-	if (file->f_mode & FMODE_WRITE)
-		return -EINVAL;
-	return seq_read(file, ubuf, cnt, ppos);
-}
-
-/* Writers are not seekable. */
-static loff_t rbtr_fn_filter_llseek(struct file *file, loff_t offset, int whence)
-{
-	if (file->f_mode & FMODE_WRITE)
-		return -ESPIPE;
-	return seq_lseek(file, offset, whence);
-}
-
-static const struct file_operations rbtr_fn_filter_fops = {
-	.owner		= THIS_MODULE,
-	.open		= rbtr_fn_filter_open,
-	.read		= rbtr_fn_filter_read,
-	.write		= rbtr_fn_filter_write,
-	.llseek		= rbtr_fn_filter_llseek,
-	.release	= rbtr_fn_filter_release,
-};
 
 /* ---- set_ftrace_pid ----------------------------------------------------- */
 
@@ -662,15 +444,9 @@ void rbtr_function_files(struct rbtr_trace *tr)
 
 	debugfs_create_file("current_tracer", 0600, top, tr, &rbtr_tracer_fops);
 	debugfs_create_file("available_tracers", 0400, top, tr, &rbtr_avail_tracers_fops);
-	debugfs_create_file("set_ftrace_filter", 0600, top, (void *)RBTR_FN_FILTER,
-			    &rbtr_fn_filter_fops);
-	debugfs_create_file("set_ftrace_notrace", 0600, top, (void *)RBTR_FN_NOTRACE,
-			    &rbtr_fn_filter_fops);
+	rbtr_fn_filter_files(top);
 	debugfs_create_file("set_ftrace_pid", 0600, top, NULL, &rbtr_fn_pids_fops);
 	debugfs_create_file("function_stats", 0400, top, NULL, &rbtr_fn_stats_fops);
-	if (rbtr_graph_supported())
-		debugfs_create_file("set_graph_function", 0600, top, (void *)RBTR_FN_GRAPH,
-				    &rbtr_fn_filter_fops);
 	rbtr_graph_files(top);
 }
 
@@ -685,7 +461,7 @@ int rbtr_function_init(struct rbtr_trace *tr)
 	int ret;
 
 	rbtr_fn_tr = tr;
-	/* Give the ops their hashes: the filter files read them from now on. */
+	/* Give the ops their hashes: the filter files program them. */
 	ret = ftrace_set_filter(&rbtr_fn_ops, NULL, 0, 1);
 	if (!ret)
 		ret = ftrace_set_notrace(&rbtr_fn_ops, NULL, 0, 1);
@@ -720,6 +496,7 @@ void rbtr_function_exit(void)
 	rbtr_graph_exit();
 	rbtr_event_unregister(&rbtr_fn_type);
 	ftrace_free_filter(&rbtr_fn_ops);
+	rbtr_fn_filter_exit();
 	vfree(rbtr_fn_pids);
 	rbtr_fn_pids = NULL;
 	rbtr_fn_pids_on = false;

@@ -35,11 +35,19 @@ enum rbtr_tracer rbtr_current_tracer(void);
 const char *rbtr_current_tracer_name(void);
 bool rbtr_fn_pid_ignored(void);
 void rbtr_fn_print_sym(struct seq_buf *s, unsigned long ip);
-int rbtr_fn_hash_ips(struct ftrace_ops *ops, bool filter, unsigned long **ips,
-		     unsigned int *nr);
 extern struct ftrace_ops rbtr_fn_ops;
-/* set_graph_function's hash (func_graph.c), written through function.c */
-extern struct ftrace_ops rbtr_graph_sel_ops;
+
+/* fn_filter.c: the filter files, and what they select */
+enum rbtr_fn_kind {
+	RBTR_FN_FILTER,		/* set_ftrace_filter */
+	RBTR_FN_NOTRACE,	/* set_ftrace_notrace */
+	RBTR_FN_GRAPH,		/* set_graph_function */
+	RBTR_FN_NR_KINDS,
+};
+
+void rbtr_fn_filter_files(struct dentry *top);
+void rbtr_fn_filter_exit(void);
+int rbtr_fn_sel_ips(enum rbtr_fn_kind kind, unsigned long **ips, unsigned int *nr);
 
 /* func_graph.c: without fprobe (6.1) rbtr_graph_start() refuses. */
 bool rbtr_graph_supported(void);

@@ -334,9 +334,11 @@ int rbtr_kevents_load(void)
 		return 0;
 	}
 	ret = rbtr_kevents_read(mnt);
-	rbtr_kfs_umount(mnt);
-	if (ret)
+	/* Kept for rbtr_kfs() until rbtr_kevents_exit(). */
+	if (ret) {
+		rbtr_kfs_umount(mnt);
 		rbtr_kevents_free();
+	}
 	return ret;
 }
 
@@ -415,4 +417,6 @@ void rbtr_kevents_exit(void)
 		kev->registered = false;
 	}
 	rbtr_kevents_free();
+	if (!IS_ERR(rbtr_kfs()))
+		rbtr_kfs_umount(rbtr_kfs());
 }

@@ -63,6 +63,7 @@ static inline void rcu_unexpedite_gp(void) { }
 
 /* kevents_fmt.c: the kernel's tracefs, read from inside */
 struct vfsmount *rbtr_kfs_mount(void);
+struct vfsmount *rbtr_kfs(void);
 void rbtr_kfs_umount(struct vfsmount *mnt);
 ssize_t rbtr_kfs_read(struct vfsmount *mnt, const char *path, char **buf, size_t *cap);
 struct rbtr_kevent *rbtr_kev_parse(const char *system, const char *name, const char *text,

@@ -31,20 +31,41 @@
 #include <linux/uio.h>
 #include "kevents.h"
 
+/* The mount, from rbtr_kevents_load() to rbtr_kevents_exit(); or NULL. */
+static struct vfsmount *rbtr_kfs_mnt;
+
 /**
  * rbtr_kfs_mount - a mount of the kernel's tracefs, for rbtrace alone
  *
- * tracefs is built in: its file_system_type has no module to put.
+ * tracefs is built in: its file_system_type has no module to put. The
+ * mount is kept for rbtr_kfs() until rbtr_kfs_umount().
  *
  * Return: the mount, or an ERR_PTR().
  */
 struct vfsmount *rbtr_kfs_mount(void)
 {
 	struct file_system_type *fs = get_fs_type("tracefs");
+	struct vfsmount *mnt;
 
 	if (!fs)
 		return ERR_PTR(-ENODEV);
-	return kern_mount(fs);
+	mnt = kern_mount(fs);
+	rbtr_kfs_mnt = IS_ERR(mnt) ? NULL : mnt;
+	return mnt;
+}
+
+/**
+ * rbtr_kfs - the mount of rbtr_kfs_mount(), for the rest of the tracer
+ *
+ * Valid from rbtr_tracepoints_init() to rbtr_tracepoints_exit(), which
+ * the function tracer's life is inside of (the filter files read the
+ * kernel's available_filter_functions through it).
+ *
+ * Return: the mount, or an ERR_PTR() if the kernel has no tracefs.
+ */
+struct vfsmount *rbtr_kfs(void)
+{
+	return rbtr_kfs_mnt ?: ERR_PTR(-ENODEV);
 }
 
 /**
@@ -54,6 +75,7 @@ struct vfsmount *rbtr_kfs_mount(void)
 void rbtr_kfs_umount(struct vfsmount *mnt)
 {
 	kern_unmount(mnt);
+	rbtr_kfs_mnt = NULL;
 }
 
 /* Read @f from its start into @buf (@cap bytes). Return: bytes or -errno. */

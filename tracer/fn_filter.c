@@ -1,0 +1,777 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace's function filter files: available_filter_functions,
+ * set_ftrace_filter, set_ftrace_notrace and set_graph_function.
+ *
+ * available_filter_functions (and available_filter_functions_addrs where
+ * the kernel has it, 6.5 on) is the kernel's own tracefs file, opened
+ * through rbtrace's mount of tracefs (rbtr_kfs(), kevents_fmt.c) and read
+ * through its own read handler: byte for byte the kernel's, streamed,
+ * nothing copied in rbtrace.
+ *
+ * The selection is rbtrace's own record, not ftrace's hash (ftrace exports
+ * no reader of it): each word written is resolved here, against the
+ * kernel's list of traceable functions read line by line, with ftrace's
+ * rules (filter_parse_regex(), ftrace_match()): "name", "foo*", "*foo",
+ * "*foo*", a glob with '?', '[' or a '*' inside, an index N (the Nth line
+ * of available_filter_functions; not in set_graph_function, as ftrace's),
+ * "!" before any of them to take out (in set_graph_function, a "!" that
+ * takes nothing out is -EINVAL, as ftrace's).
+ * The matches are kept in a list ordered as the kernel's list, which is
+ * the order of ftrace's own read back (its record order), and read back
+ * as ftrace prints them. A word that matches nothing is -EINVAL, the
+ * selection unchanged. set_ftrace_filter and set_ftrace_notrace then
+ * program rbtr_fn_ops with the same word through ftrace_set_filter() and
+ * ftrace_set_notrace(), which match it with the same rules against the
+ * same records (ftrace has no notrace interface by address, so both go
+ * by the word); set_graph_function only keeps the list, for fprobe
+ * (func_graph.c). The ips come from available_filter_functions_addrs;
+ * without it (before 6.5) they are unknown (0), which only the graph
+ * tracer needs, and that has no fprobe on Debian's 6.1.
+ *
+ * An open with O_TRUNC (">") empties the selection with the first word
+ * accepted, or at release if none was: the end state of ftrace's, whose
+ * write goes to a copy applied at release, after an error too (for
+ * set_graph_function as well: ftrace_graph_release()).
+ *
+ * Not done: ftrace's commands ("func:mod:name", "func:traceoff", ...) are
+ * refused with -EINVAL; a module unloaded leaves its functions in the list.
+ */
+#include <linux/debugfs.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/ftrace.h>
+#include <linux/glob.h>
+#include <linux/kernel.h>
+#include <linux/mount.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/uio.h>
+#include "function.h"
+#include "kevents.h"
+#include "trace.h"
+
+#define RBTR_AFF	"available_filter_functions"
+#define RBTR_AFF_ADDRS	"available_filter_functions_addrs"
+/* ftrace's name of a record kallsyms does not know (print_rec()) */
+#define RBTR_INVALID_FN	"__ftrace_invalid_address__"
+/* The kernel's list is read in pieces of this size. */
+#define RBTR_FSEL_CHUNK	(64 << 10)
+
+/* One selected function: a line of the kernel's list. */
+struct rbtr_fsel_ent {
+	unsigned int	idx;	/* its line, from 0: the list's order */
+	unsigned long	ip;	/* 0 where the kernel does not say */
+	char		*name;	/* as the line says it: "name" or "name [mod]" */
+};
+
+/* A selection: entries in increasing idx. */
+struct rbtr_fsel {
+	struct rbtr_fsel_ent	*ent;
+	unsigned int		nr;
+	unsigned int		cap;
+};
+
+/* ftrace's enum regex_type */
+enum rbtr_match {
+	RBTR_MATCH_FULL,
+	RBTR_MATCH_FRONT,
+	RBTR_MATCH_MIDDLE,
+	RBTR_MATCH_END,
+	RBTR_MATCH_GLOB,
+	RBTR_MATCH_INDEX,
+};
+
+/* A parsed word, as ftrace's struct ftrace_glob. */
+struct rbtr_glob {
+	enum rbtr_match	type;
+	const char	*search;
+	size_t		len;
+	unsigned long	index;	/* RBTR_MATCH_INDEX: the line, from 0 */
+	bool		not;
+};
+
+/* One open of a filter file for writing. */
+struct rbtr_fn_file {
+	enum rbtr_fn_kind	kind;
+	bool			trunc;	/* ">": empty it before the first word */
+};
+
+/* Serialises every change and read of the selections. */
+static DEFINE_MUTEX(rbtr_fsel_mutex);
+static struct rbtr_fsel rbtr_fsels[RBTR_FN_NR_KINDS];
+
+/* ---- ftrace's matching rules -------------------------------------------- */
+
+/* filter_parse_regex(): @w is cut at a trailing '*'. */
+static void rbtr_glob_parse(char *w, struct rbtr_glob *g)
+{
+	size_t i, len;
+
+	g->not = *w == '!';
+	if (g->not)
+		w++;
+	len = strlen(w);
+	g->search = w;
+	g->type = RBTR_MATCH_FULL;
+	if (isdigit(*w)) {
+		g->type = RBTR_MATCH_INDEX;
+		/* ftrace's add_rec_by_index(): from 1; not a number matches nothing */
+		if (kstrtoul(w, 0, &g->index) || !g->index--)
+			g->index = ULONG_MAX;
+		return;
+	}
+	for (i = 0; i < len; i++) {
+		if (w[i] == '*') {
+			if (!i) {
+				g->type = RBTR_MATCH_END;
+				continue;
+			}
+			if (i == len - 1) {
+				g->type = g->type == RBTR_MATCH_END ? RBTR_MATCH_MIDDLE :
+					  RBTR_MATCH_FRONT;
+				w[i] = '\0';
+			} else {
+				g->type = RBTR_MATCH_GLOB;
+			}
+			break;
+		} else if (strchr("[?\\", w[i])) {
+			g->type = RBTR_MATCH_GLOB;
+			break;
+		}
+	}
+	if (g->type != RBTR_MATCH_GLOB && *w == '*')
+		g->search = w + 1;
+	g->len = strlen(g->search);
+}
+
+/* ftrace_match(): @name is a function's name, without its module. */
+static bool rbtr_glob_match(const struct rbtr_glob *g, const char *name)
+{
+	size_t n;
+
+	switch (g->type) {
+	case RBTR_MATCH_FULL:
+		return !strcmp(name, g->search);
+	case RBTR_MATCH_FRONT:
+		return !strncmp(name, g->search, g->len);
+	case RBTR_MATCH_MIDDLE:
+		return strstr(name, g->search);
+	case RBTR_MATCH_END:
+		n = strlen(name);
+		return n >= g->len && !memcmp(name + n - g->len, g->search, g->len);
+	case RBTR_MATCH_GLOB:
+		return glob_match(g->search, name);
+	default:
+		return false;
+	}
+}
+
+/* ---- the kernel's list, line by line ----------------------------------- */
+
+struct rbtr_resolve;
+static int rbtr_resolve_line(char *line, unsigned int idx, void *arg);
+
+/* Fill @buf from @len up to @cap from @kiocb's file. Return: bytes or -errno. */
+static ssize_t rbtr_kfs_fill(struct kiocb *kiocb, char *buf, size_t len, size_t cap)
+{
+	struct kvec kv = { .iov_base = buf + len, .iov_len = cap - len };
+	struct iov_iter it;
+
+	iov_iter_kvec(&it, ITER_DEST, &kv, 1, cap - len);
+	return seq_read_iter(kiocb, &it);
+}
+
+/*
+ * Call rbtr_resolve_line() on each line of the file @path of the kernel's
+ * tracefs, without its newline, and its number from 0: it returns 0 to go
+ * on, 1 to stop, or -errno. The lists of tracefs are seq_files, read with
+ * seq_read_iter(), exported, into a kernel buffer (kernel_read() wants a
+ * read_iter handler, which they lack).
+ */
+static int rbtr_kfs_lines(const char *path, struct rbtr_resolve *arg)
+{
+	struct vfsmount *mnt = rbtr_kfs();
+	size_t len = 0, start;
+	unsigned int idx = 0;
+	struct kiocb kiocb;
+	struct file *f;
+	char *buf, *nl;
+	ssize_t n;
+	int ret = 0;
+
+	if (IS_ERR(mnt))
+		return PTR_ERR(mnt);
+	f = file_open_root_mnt(mnt, path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	buf = f->f_op->read == seq_read ? kvmalloc(RBTR_FSEL_CHUNK + 1, GFP_KERNEL) : NULL;
+	if (!buf) {
+		fput(f);
+		return f->f_op->read == seq_read ? -ENOMEM : -EINVAL;
+	}
+	init_sync_kiocb(&kiocb, f);
+	kiocb.ki_pos = 0;
+	do {
+		n = rbtr_kfs_fill(&kiocb, buf, len, RBTR_FSEL_CHUNK);
+		if (n < 0) {
+			ret = n;
+			break;
+		}
+		len += n;
+		if (!n && len)	/* a last line without '\n' */
+			buf[len++] = '\n';
+		for (start = 0; !ret && (nl = memchr(buf + start, '\n', len - start)); idx++) {
+			*nl = '\0';
+			ret = rbtr_resolve_line(buf + start, idx, arg);
+			start = nl + 1 - buf;
+		}
+		memmove(buf, buf + start, len - start);
+		len -= start;
+		/* A line longer than a piece: not one of the kernel's. */
+		if (!ret && len == RBTR_FSEL_CHUNK)
+			ret = -EFBIG;
+		cond_resched();
+	} while (n && !ret);
+	kvfree(buf);
+	fput(f);
+	return ret < 0 ? ret : 0;
+}
+
+/* ---- selections ---------------------------------------------------------- */
+
+static void rbtr_fsel_free(struct rbtr_fsel *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++)
+		kfree(s->ent[i].name);
+	kvfree(s->ent);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Room for one more entry. */
+static int rbtr_fsel_grow(struct rbtr_fsel *s)
+{
+	struct rbtr_fsel_ent *e;
+	unsigned int cap;
+
+	if (s->nr < s->cap)
+		return 0;
+	cap = max(16U, s->cap * 2);
+	e = kvmalloc_array(cap, sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	if (s->nr)
+		memcpy(e, s->ent, s->nr * sizeof(*e));
+	kvfree(s->ent);
+	s->ent = e;
+	s->cap = cap;
+	return 0;
+}
+
+/* What a word matched, as it is being resolved. */
+struct rbtr_resolve {
+	struct rbtr_glob	g;
+	bool			addrs;	/* lines start with the address */
+	struct rbtr_fsel	found;
+};
+
+/* A line: "[addr ]name[ [mod]]". */
+static int rbtr_resolve_line(char *line, unsigned int idx, void *arg)
+{
+	struct rbtr_resolve *r = arg;
+	unsigned long ip = 0;
+	char *name = line, *end;
+	struct rbtr_fsel_ent *e;
+	bool match;
+	int ret;
+
+	if (r->g.type == RBTR_MATCH_INDEX && idx != r->g.index)
+		return 0;
+	if (r->addrs) {
+		name = strchr(line, ' ');
+		if (!name)
+			return 0;
+		*name++ = '\0';
+		if (kstrtoul(line, 16, &ip))
+			return 0;
+	}
+	if (!strncmp(name, RBTR_INVALID_FN, strlen(RBTR_INVALID_FN)))
+		return 0;
+	if (r->g.type == RBTR_MATCH_INDEX) {
+		match = true;
+	} else {
+		end = strchr(name, ' ');
+		if (end)
+			*end = '\0';
+		match = rbtr_glob_match(&r->g, name);
+		if (end)
+			*end = ' ';
+	}
+	if (!match)
+		return 0;
+	ret = rbtr_fsel_grow(&r->found);
+	if (ret)
+		return ret;
+	e = &r->found.ent[r->found.nr];
+	e->name = kstrdup(name, GFP_KERNEL);
+	if (!e->name)
+		return -ENOMEM;
+	e->idx = idx;
+	e->ip = ip;
+	r->found.nr++;
+	return r->g.type == RBTR_MATCH_INDEX;
+}
+
+/*
+ * Resolve @word (cut by the parse) into @r->found. set_graph_function
+ * takes no index: ftrace_graph_set_hash() matches names only.
+ * Return: 0 or -errno.
+ */
+static int rbtr_resolve(enum rbtr_fn_kind kind, char *word, struct rbtr_resolve *r)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	rbtr_glob_parse(word, &r->g);
+	if (r->g.type == RBTR_MATCH_INDEX &&
+	    (r->g.index == ULONG_MAX || kind == RBTR_FN_GRAPH))
+		return 0;
+	r->addrs = true;
+	ret = rbtr_kfs_lines(RBTR_AFF_ADDRS, r);
+	if (ret == -ENOENT) {
+		r->addrs = false;
+		ret = rbtr_kfs_lines(RBTR_AFF, r);
+	}
+	if (ret)
+		rbtr_fsel_free(&r->found);
+	return ret;
+}
+
+/*
+ * @s with @add merged in (both in increasing idx), or with @add's taken
+ * out (@remove), into @ent, room for @s->nr + @add->nr entries: it cannot
+ * fail, so it is done once ftrace took the word. @add's entries are
+ * moved or freed; @s is replaced.
+ */
+static void rbtr_fsel_merge(struct rbtr_fsel *s, struct rbtr_fsel *add, bool remove,
+			    struct rbtr_fsel_ent *ent)
+{
+	struct rbtr_fsel out = { .ent = ent, .cap = s->nr + add->nr };
+	unsigned int i = 0, j = 0;
+	struct rbtr_fsel_ent *e;
+
+	while (i < s->nr || j < add->nr) {
+		if (j == add->nr || (i < s->nr && s->ent[i].idx < add->ent[j].idx)) {
+			out.ent[out.nr++] = s->ent[i++];
+			continue;
+		}
+		e = &add->ent[j++];
+		if (i < s->nr && s->ent[i].idx == e->idx) {
+			/* Already there: kept unless removed. */
+			if (!remove)
+				out.ent[out.nr++] = s->ent[i];
+			else
+				kfree(s->ent[i].name);
+			i++;
+			kfree(e->name);
+		} else if (!remove) {
+			out.ent[out.nr++] = *e;
+		} else {
+			kfree(e->name);
+		}
+	}
+	kvfree(s->ent);
+	kvfree(add->ent);
+	memset(add, 0, sizeof(*add));
+	*s = out;
+}
+
+/* Is an entry of @b (in increasing idx) in @a? */
+static bool rbtr_fsel_any(const struct rbtr_fsel *a, const struct rbtr_fsel *b)
+{
+	unsigned int i = 0, j = 0;
+
+	while (i < a->nr && j < b->nr) {
+		if (a->ent[i].idx == b->ent[j].idx)
+			return true;
+		if (a->ent[i].idx < b->ent[j].idx)
+			i++;
+		else
+			j++;
+	}
+	return false;
+}
+
+/* Program rbtr_fn_ops as the selection: @word, or NULL to empty it. */
+static int rbtr_fn_program(enum rbtr_fn_kind kind, char *word, bool reset)
+{
+	int len = word ? strlen(word) : 0;
+
+	if (kind == RBTR_FN_NOTRACE)
+		return ftrace_set_notrace(&rbtr_fn_ops, word, len, reset);
+	if (kind == RBTR_FN_FILTER)
+		return ftrace_set_filter(&rbtr_fn_ops, word, len, reset);
+	return 0;
+}
+
+/* One word, or NULL to empty the selection. Under rbtr_fsel_mutex. */
+static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
+{
+	struct rbtr_fsel *s = &rbtr_fsels[kind];
+	struct rbtr_fsel_ent *ent = NULL;
+	struct rbtr_resolve r;
+	char *copy;
+	int ret;
+
+	if (!word) {
+		ret = rbtr_fn_program(kind, NULL, true);
+		if (!ret)
+			rbtr_fsel_free(s);
+		return ret;
+	}
+	/* ftrace's commands ("func:cmd[:arg]"): none is rbtrace's. */
+	if (strchr(word, ':'))
+		return -EINVAL;
+	copy = kstrdup(word, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	ret = rbtr_resolve(kind, copy, &r);
+	if (!ret && !r.found.nr)
+		ret = -EINVAL;
+	/*
+	 * ftrace_graph_set_hash(): a "!" that takes nothing out of the
+	 * selection (a ">" open starts from an empty one) is -EINVAL.
+	 */
+	if (!ret && kind == RBTR_FN_GRAPH && r.g.not && (reset || !rbtr_fsel_any(s, &r.found)))
+		ret = -EINVAL;
+	/* All that can fail before ftrace is told: the list follows it. */
+	if (!ret) {
+		ent = kvmalloc_array(s->nr + r.found.nr, sizeof(*ent), GFP_KERNEL);
+		if (!ent)
+			ret = -ENOMEM;
+	}
+	if (!ret)
+		ret = rbtr_fn_program(kind, word, reset);
+	if (!ret) {
+		if (reset)
+			rbtr_fsel_free(s);
+		rbtr_fsel_merge(s, &r.found, r.g.not, ent);
+		ent = NULL;
+	}
+	kvfree(ent);
+	rbtr_fsel_free(&r.found);
+	kfree(copy);
+	return ret;
+}
+
+static int rbtr_ip_cmp(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * rbtr_fn_sel_ips - the addresses of the functions a filter file selects
+ * @kind: which file
+ * @ips: set to a kvmalloc()ed array in increasing address (NULL when
+ *       empty), for kvfree()
+ * @nr: set to their number
+ *
+ * Return: 0, -ENOMEM, or -EOPNOTSUPP if the kernel does not say the
+ * addresses (no available_filter_functions_addrs: before 6.5).
+ */
+int rbtr_fn_sel_ips(enum rbtr_fn_kind kind, unsigned long **ips, unsigned int *nr)
+{
+	struct rbtr_fsel *s = &rbtr_fsels[kind];
+	unsigned long *a = NULL;
+	unsigned int i;
+	int ret = 0;
+
+	mutex_lock(&rbtr_fsel_mutex);
+	if (s->nr)
+		a = kvmalloc_array(s->nr, sizeof(*a), GFP_KERNEL);
+	if (s->nr && !a)
+		ret = -ENOMEM;
+	for (i = 0; a && i < s->nr; i++) {
+		a[i] = s->ent[i].ip;
+		if (!a[i])
+			ret = -EOPNOTSUPP;
+	}
+	*nr = ret ? 0 : s->nr;
+	mutex_unlock(&rbtr_fsel_mutex);
+	if (ret) {
+		kvfree(a);
+		a = NULL;
+	}
+	if (a)
+		sort(a, *nr, sizeof(*a), rbtr_ip_cmp, NULL);
+	*ips = a;
+	return ret;
+}
+
+/* ---- the files ----------------------------------------------------------- */
+
+/*
+ * The read back, as ftrace's t_start()/t_show(): the banner when empty,
+ * else a line per function. The mutex is held from start to stop.
+ */
+static void *rbtr_fsel_start(struct seq_file *m, loff_t *pos)
+{
+	struct rbtr_fsel *s = &rbtr_fsels[(long)m->private];
+
+	mutex_lock(&rbtr_fsel_mutex);
+	if (!s->nr)
+		return *pos ? NULL : SEQ_START_TOKEN;
+	return *pos < s->nr ? &s->ent[*pos] : NULL;
+}
+
+static void *rbtr_fsel_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct rbtr_fsel *s = &rbtr_fsels[(long)m->private];
+
+	++*pos;
+	return *pos < s->nr ? &s->ent[*pos] : NULL;
+}
+
+static void rbtr_fsel_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&rbtr_fsel_mutex);
+}
+
+static int rbtr_fsel_show(struct seq_file *m, void *v)
+{
+	const struct rbtr_fsel_ent *e = v;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, (long)m->private == RBTR_FN_NOTRACE ?
+			 "#### no functions disabled ####\n" :
+			 "#### all functions enabled ####\n");
+		return 0;
+	}
+	seq_printf(m, "%s\n", e->name);
+	return 0;
+}
+
+static const struct seq_operations rbtr_fsel_seq_ops = {
+	.start	= rbtr_fsel_start,
+	.next	= rbtr_fsel_next,
+	.stop	= rbtr_fsel_stop,
+	.show	= rbtr_fsel_show,
+};
+
+static int rbtr_fn_filter_open(struct inode *inode, struct file *file)
+{
+	enum rbtr_fn_kind kind = (long)inode->i_private;
+	struct rbtr_fn_file *f;
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
+	if (!(file->f_mode & FMODE_WRITE)) {
+		ret = seq_open(file, &rbtr_fsel_seq_ops);
+		if (!ret)
+			((struct seq_file *)file->private_data)->private = inode->i_private;
+		return ret;
+	}
+	/* Writers do not read: ftrace's write-only open shows nothing either. */
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	f->kind = kind;
+	f->trunc = file->f_flags & O_TRUNC;
+	file->private_data = f;
+	return nonseekable_open(inode, file);
+}
+
+static ssize_t rbtr_fn_filter_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	struct rbtr_fn_file *f = file->private_data;
+	size_t len = min_t(size_t, cnt, PAGE_SIZE - 1);
+	char *buf, *p, *word;
+	int ret = 0;
+
+	if (!cnt)
+		return 0;
+	buf = memdup_user_nul(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	/*
+	 * A write longer than a page is taken a page at a time: up to its
+	 * last blank, so that no word is cut in two (the writer writes the
+	 * rest again). A word as long as a page is no function's.
+	 */
+	if (len < cnt) {
+		while (len && !strchr(" \t\n", buf[len - 1]))
+			len--;
+		if (!len) {
+			kfree(buf);
+			return -EINVAL;
+		}
+		buf[len] = '\0';
+	}
+	p = buf;
+	mutex_lock(&rbtr_fsel_mutex);
+	while ((word = strsep(&p, " \t\n")) != NULL) {
+		if (!*word)
+			continue;
+		ret = rbtr_fn_apply(f->kind, word, f->trunc);
+		if (ret) {
+			pr_warn_ratelimited("rbtrace: no traceable function matches '%.64s'\n",
+					    word);
+			break;
+		}
+		f->trunc = false;
+	}
+	mutex_unlock(&rbtr_fsel_mutex);
+	kfree(buf);
+	return ret ?: len;
+}
+
+static int rbtr_fn_filter_release(struct inode *inode, struct file *file)
+{
+	struct rbtr_fn_file *f;
+
+	if (!(file->f_mode & FMODE_WRITE))
+		return seq_release(inode, file);
+	f = file->private_data;
+	if (f->trunc) {
+		mutex_lock(&rbtr_fsel_mutex);
+		rbtr_fn_apply(f->kind, NULL, true);
+		mutex_unlock(&rbtr_fsel_mutex);
+	}
+	kfree(f);
+	return 0;
+}
+
+/* Readers are seq_files; an open for writing does not read. */
+static ssize_t rbtr_fn_filter_read(struct file *file, char __user *ubuf, size_t cnt,
+				   loff_t *ppos)
+{
+	if (file->f_mode & FMODE_WRITE)
+		return -EINVAL;
+	return seq_read(file, ubuf, cnt, ppos);
+}
+
+/* Writers are not seekable. */
+static loff_t rbtr_fn_filter_llseek(struct file *file, loff_t offset, int whence)
+{
+	if (file->f_mode & FMODE_WRITE)
+		return -ESPIPE;
+	return seq_lseek(file, offset, whence);
+}
+
+static const struct file_operations rbtr_fn_filter_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_fn_filter_open,
+	.read		= rbtr_fn_filter_read,
+	.write		= rbtr_fn_filter_write,
+	.llseek		= rbtr_fn_filter_llseek,
+	.release	= rbtr_fn_filter_release,
+};
+
+/*
+ * available_filter_functions[_addrs]: the kernel's file, opened at our
+ * open and read through its own handlers (a seq_file's seq_read(), which
+ * takes the position from ours: lseek and pread work as on the kernel's).
+ */
+static int rbtr_kfile_open(struct inode *inode, struct file *file)
+{
+	struct vfsmount *mnt = rbtr_kfs();
+	struct file *kf;
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
+	if (IS_ERR(mnt))
+		return PTR_ERR(mnt);
+	kf = file_open_root_mnt(mnt, inode->i_private, O_RDONLY, 0);
+	if (IS_ERR(kf))
+		return PTR_ERR(kf);
+	if (!kf->f_op->read) {
+		fput(kf);
+		return -EINVAL;
+	}
+	file->private_data = kf;
+	return 0;
+}
+
+static ssize_t rbtr_kfile_read(struct file *file, char __user *ubuf, size_t cnt,
+			       loff_t *ppos)
+{
+	struct file *kf = file->private_data;
+
+	return kf->f_op->read(kf, ubuf, cnt, ppos);
+}
+
+static int rbtr_kfile_release(struct inode *inode, struct file *file)
+{
+	fput(file->private_data);
+	return 0;
+}
+
+static const struct file_operations rbtr_kfile_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_kfile_open,
+	.read		= rbtr_kfile_read,
+	.llseek		= default_llseek,
+	.release	= rbtr_kfile_release,
+};
+
+/* Does the kernel's tracefs have @path? */
+static bool rbtr_kfile_exists(const char *path)
+{
+	struct vfsmount *mnt = rbtr_kfs();
+	struct file *f;
+
+	if (IS_ERR(mnt))
+		return false;
+	f = file_open_root_mnt(mnt, path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return false;
+	fput(f);
+	return true;
+}
+
+/**
+ * rbtr_fn_filter_files - the filter files in the top directory
+ * @top: the top directory
+ */
+void rbtr_fn_filter_files(struct dentry *top)
+{
+	static const char *const kfiles[] = { RBTR_AFF, RBTR_AFF_ADDRS };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kfiles); i++)
+		if (rbtr_kfile_exists(kfiles[i]))
+			debugfs_create_file(kfiles[i], 0400, top, (void *)kfiles[i],
+					    &rbtr_kfile_fops);
+	debugfs_create_file("set_ftrace_filter", 0600, top, (void *)RBTR_FN_FILTER,
+			    &rbtr_fn_filter_fops);
+	debugfs_create_file("set_ftrace_notrace", 0600, top, (void *)RBTR_FN_NOTRACE,
+			    &rbtr_fn_filter_fops);
+	if (rbtr_graph_supported())
+		debugfs_create_file("set_graph_function", 0600, top, (void *)RBTR_FN_GRAPH,
+				    &rbtr_fn_filter_fops);
+}
+
+/**
+ * rbtr_fn_filter_exit - free the selections
+ *
+ * At unload, no tracer running: no file is open (each holds the module)
+ * and the graph tracer reads no selection any more.
+ */
+void rbtr_fn_filter_exit(void)
+{
+	unsigned int k;
+
+	for (k = 0; k < RBTR_FN_NR_KINDS; k++)
+		rbtr_fsel_free(&rbtr_fsels[k]);
+}
