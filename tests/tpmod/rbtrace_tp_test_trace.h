@@ -13,51 +13,33 @@
 
 /*
  * __assign_str() takes the field alone since 6.10 (RBTT_ASSIGN_STR_ONE:
- * Kbuild), the field and its source before; the source has the field's
- * name here.
+ * Kbuild), the field and its source before: rbtt_fire's msg, from its
+ * argument msg.
  */
 #ifdef RBTT_ASSIGN_STR_ONE
-#define rbtt_assign_str(field)	__assign_str(field)
+#define rbtt_assign_msg()	__assign_str(msg)
 #else
-#define rbtt_assign_str(field)	__assign_str(field, field)
+#define rbtt_assign_msg()	__assign_str(msg, msg)
 #endif
 
 TRACE_EVENT(rbtt_fire,
-
-	TP_PROTO(int seq, unsigned long val, const char *msg),
-
-	TP_ARGS(seq, val, msg),
-
-	TP_STRUCT__entry(
-		__field(int, seq)
-		__field(unsigned long, val)
-		__string(msg, msg)
-	),
-
-	TP_fast_assign(
-		__entry->seq = seq;
-		__entry->val = val;
-		rbtt_assign_str(msg);
-	),
-
-	TP_printk("seq=%d val=%lu msg=%s", __entry->seq, __entry->val, __get_str(msg))
+	    TP_PROTO(int seq, unsigned long val, const char *msg),
+	    TP_ARGS(seq, val, msg),
+	    TP_STRUCT__entry(__field(int, seq)
+			     __field(unsigned long, val)
+			     __string(msg, msg)),
+	    TP_fast_assign(__entry->seq = seq;
+			   __entry->val = val;
+			   rbtt_assign_msg();),
+	    TP_printk("seq=%d val=%lu msg=%s", __entry->seq, __entry->val, __get_str(msg))
 );
 
 TRACE_EVENT(rbtt_count,
-
-	TP_PROTO(unsigned int total),
-
-	TP_ARGS(total),
-
-	TP_STRUCT__entry(
-		__field(unsigned int, total)
-	),
-
-	TP_fast_assign(
-		__entry->total = total;
-	),
-
-	TP_printk("total=%u", __entry->total)
+	    TP_PROTO(unsigned int total),
+	    TP_ARGS(total),
+	    TP_STRUCT__entry(__field(unsigned int, total)),
+	    TP_fast_assign(__entry->total = total;),
+	    TP_printk("total=%u", __entry->total)
 );
 
 #endif /* _RBTRACE_TP_TEST_TRACE_H */
