@@ -73,8 +73,12 @@ static bool rbtr_kev_mod_names(struct trace_event_call *call, const char **syste
 	return *name;
 }
 
-/* One event of @mod: its format file read from tracefs, then registered. */
-static void rbtr_kev_mod_add(struct vfsmount *mnt, struct module *mod, const char *system,
+/*
+ * One event of @mod: its format file read from tracefs, then registered.
+ * Return: 0, or the error of reading or parsing the format (the caller
+ * tells it once per module: lockdown fails every read with -EPERM).
+ */
+static long rbtr_kev_mod_add(struct vfsmount *mnt, struct module *mod, const char *system,
 			     const char *name, char **buf, size_t *cap)
 {
 	struct rbtr_kevent *kev;
@@ -83,25 +87,23 @@ static void rbtr_kev_mod_add(struct vfsmount *mnt, struct module *mod, const cha
 	int ret;
 
 	if (snprintf(path, sizeof(path), "events/%s/%s/format", system, name) >= sizeof(path))
-		return;
+		return 0;
 	n = rbtr_kfs_read(mnt, path, buf, cap);
 	/* No directory: the kernel did not add it (a bad taint, a clash). */
 	if (n == -ENOENT)
-		return;
+		return 0;
 	kev = n < 0 ? ERR_PTR(n) : rbtr_kev_parse(system, name, *buf, n);
-	if (IS_ERR(kev)) {
-		pr_info("rbtrace: %s: %s:%s: cannot read its format (%ld)\n",
-			mod->name, system, name, PTR_ERR(kev));
-		return;
-	}
+	if (IS_ERR(kev))
+		return PTR_ERR(kev);
 	ret = rbtr_kevents_add(kev);
 	if (!ret)
-		return;
+		return 0;
 	/* -EEXIST: rbtrace has it already (a native event, a clash). */
 	if (ret != -EEXIST)
 		pr_warn("rbtrace: %s: %s:%s: cannot add the event (%d)\n",
 			mod->name, system, name, ret);
 	rbtr_kev_free(kev);
+	return 0;
 }
 
 /* MODULE_STATE_LIVE: the module's events, as tracefs has them. */
@@ -111,16 +113,22 @@ static void rbtr_kev_mod_live(struct module *mod)
 	struct vfsmount *mnt;
 	size_t cap = 4096;
 	char *buf = NULL;
-	unsigned int i;
+	unsigned int i, bad = 0;
+	long err;
 
 	if (!mod->num_trace_events)
 		return;
 	mnt = rbtr_kfs_mount();
 	if (IS_ERR(mnt))
 		return;
-	for (i = 0; i < mod->num_trace_events; i++)
-		if (rbtr_kev_mod_names(mod->trace_events[i], &system, &name))
-			rbtr_kev_mod_add(mnt, mod, system, name, &buf, &cap);
+	for (i = 0; i < mod->num_trace_events; i++) {
+		if (!rbtr_kev_mod_names(mod->trace_events[i], &system, &name))
+			continue;
+		err = rbtr_kev_mod_add(mnt, mod, system, name, &buf, &cap);
+		if (err && !bad++)
+			pr_info("rbtrace: %s: %s:%s: cannot read its format (%ld)\n",
+				mod->name, system, name, err);
+	}
 	kvfree(buf);
 	rbtr_kfs_umount(mnt);
 }
