@@ -33,6 +33,7 @@ samples: module
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean
 	$(MAKE) -C $(KDIR) M=$(TOP)/tests/kunit clean
+	$(MAKE) -C $(KDIR) M=$(TOP)/tests/tpmod clean
 
 check:
 	$(TOP)/scripts/check.sh

@@ -5,7 +5,8 @@
 #
 # Build rbtrace.ko ("make module"; with --tests "make tests": rbtrace.ko
 # with its test hooks and the KUnit module, tests/kunit/rbtrace_test.ko), then the
-# example module samples/rbtrace_sample.ko against it,
+# example module samples/rbtrace_sample.ko against it, and
+# tests/tpmod/rbtrace_tp_test.ko (a module with tracepoint events),
 # against the kernel build or headers tree KDIR, with W=1, and print the
 # directory holding the results. Any compiler or modpost warning fails the
 # build unless --allow-warnings is given: rbtrace builds warning-free on
@@ -66,6 +67,11 @@ main() {
 			make -C "$dir/samples" KDIR="$kdir" W=1 \
 				RBTRACE_SYMVERS="$dir/Module.symvers" 2>&1 || rc=$?
 		fi
+		# A module with tracepoint events of its own (events/kevents-module).
+		if [ "$rc" = 0 ]; then
+			echo "# make -C $dir/tests/tpmod KDIR=$kdir W=1"
+			make -C "$dir/tests/tpmod" KDIR="$kdir" W=1 2>&1 || rc=$?
+		fi
 	} >"$dir/build.log"
 	if [ "$rc" != 0 ]; then
 		grep -E 'error|Error|warning:' "$dir/build.log" | head -n 30 >&2 || tail -n 30 "$dir/build.log" >&2
@@ -78,6 +84,7 @@ main() {
 		# show next time: start the next build from clean.
 		make -C "$dir" KDIR="$kdir" clean >/dev/null 2>&1 || rm -f "$dir"/*.o "$dir"/tests/kunit/*.o
 		make -C "$dir/samples" KDIR="$kdir" clean >/dev/null 2>&1 || rm -f "$dir"/samples/*.o
+		make -C "$dir/tests/tpmod" KDIR="$kdir" clean >/dev/null 2>&1 || rm -f "$dir"/tests/tpmod/*.o
 		rbt_die "build-module: warnings building against $kdir (log: $dir/build.log)"
 	fi
 	echo "$dir"

@@ -3,14 +3,17 @@
  * rbtrace events: the registry of event types, enabling them, their
  * format files, writing their records, and their text.
  *
- * A type is registered once (at module load) and stays until unload, so
- * readers that print a record may look its type up without a lock: the
- * slot of an id is published only after the type is complete. The
+ * Most types are registered at module load and stay until unload; the
+ * generic events of a module come and go with it (kevents_mod.c). Readers
+ * that print a record look its type up without a lock, under RCU: the
+ * slot of an id is published only after the type is complete, and a type
+ * unregistered at run time is freed only after a grace period. The
  * registry mutex serialises registration and enabling, which may sleep
  * (registering a tracepoint probe does).
  */
 #include <linux/kernel.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/preempt.h>
 #include <linux/hardirq.h>
@@ -166,7 +169,9 @@ out:
  * rbtr_event_unregister - disable an event type and remove its files
  * @type: a registered type
  *
- * Records of the type already in the buffer print as "Unknown type".
+ * Records of the type already in the buffer print as "Unknown type". A
+ * reader may still be printing one with @type: free it only after an RCU
+ * grace period (rbtr_event_print()).
  */
 void rbtr_event_unregister(struct rbtr_event_type *type)
 {
@@ -766,15 +771,16 @@ void rbtr_event_print(struct seq_buf *s, const void *rec, unsigned int len)
 	const struct rbtr_entry *ent = rec;
 	const struct rbtr_event_type *type = NULL;
 
+	/* A module's type may be unregistered meanwhile: freed after a grace period. */
+	rcu_read_lock();
 	if (len >= sizeof(*ent))
 		type = rbtr_event_find(ent->type);
-	if (!type) {
+	if (!type)
 		seq_buf_printf(s, "Unknown type %d\n",
 			       len >= sizeof(*ent) ? ent->type : -1);
-		return;
-	}
-	if (type->print)
+	else if (type->print)
 		type->print(s, type, rec, len);
 	else
 		rbtr_print_generic(s, type, rec, len);
+	rcu_read_unlock();
 }

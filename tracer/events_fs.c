@@ -368,11 +368,17 @@ static struct rbtr_event_system *rbtr_get_system(const char *name)
 	sys = kzalloc(sizeof(*sys), GFP_KERNEL);
 	if (!sys)
 		return ERR_PTR(-ENOMEM);
-	sys->name = name;
+	/* Its own copy: the first event's may go first (a module's, kevents_mod.c). */
+	sys->name = kstrdup(name, GFP_KERNEL);
+	if (!sys->name) {
+		kfree(sys);
+		return ERR_PTR(-ENOMEM);
+	}
 	sys->dir = debugfs_create_dir(name, rbtr_events_dir);
 	if (IS_ERR(sys->dir)) {
 		struct dentry *dir = sys->dir;
 
+		kfree(sys->name);
 		kfree(sys);
 		return ERR_CAST(dir);
 	}
@@ -386,6 +392,7 @@ static void rbtr_put_system(struct rbtr_event_system *sys)
 		return;
 	list_del(&sys->list);
 	debugfs_remove_recursive(sys->dir);
+	kfree(sys->name);
 	kfree(sys);
 }
 
@@ -499,6 +506,7 @@ void rbtr_events_fs_exit(void)
 	mutex_lock(&rbtr_systems_mutex);
 	list_for_each_entry_safe(sys, tmp, &rbtr_systems, list) {
 		list_del(&sys->list);
+		kfree(sys->name);
 		kfree(sys);
 	}
 	rbtr_events_dir = NULL;

@@ -27,18 +27,27 @@
  * its online step and the work item are not recorded. A detached counter
  * of an offline CPU is released with the event's others.
  *
- * Locking: the registry mutex (events.c), then rbtr_kev_mutex, which
- * guards the counters and the enabled list; perf takes its own locks
- * inside. The hotplug callback takes none.
+ * Modules. perf pins the module of an event while a counter of it
+ * exists; rbtrace gives that reference back, so that an event enabled in
+ * rbtrace, as one enabled in ftrace, does not keep its module from
+ * unloading: kevents_mod.c removes the events of a module going away
+ * before the kernel does (see rbtr_kev_owner()).
+ *
+ * Locking: the module notifier's mutex (kevents_mod.c), then the registry
+ * mutex (events.c), then rbtr_kev_mutex, which guards the counters and
+ * the enabled list; perf takes its own locks inside. The hotplug callback
+ * takes none.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/trace_events.h>
 #include <linux/workqueue.h>
 #include <rbtrace/rbtrace.h>
 #include "kevents.h"
@@ -103,11 +112,40 @@ static struct perf_event *rbtr_kev_counter(struct rbtr_kevent *kev, int cpu)
 	return perf_event_create_kernel_counter(&attr, cpu, NULL, rbtr_kev_overflow, kev);
 }
 
+/*
+ * The module of a counter's event. perf_trace_init() takes a reference
+ * to it for each counter (trace_event_try_get_ref()), so that the event
+ * of a perf user cannot vanish under it; a dynamic event (kprobe_events)
+ * is counted by the event itself, and is left alone.
+ *
+ * rbtrace hands the module's reference back as soon as the counter is
+ * made, and takes one again right before releasing it (which drops one):
+ * ftrace's enabled events do not keep their module from unloading, and
+ * rbtrace's must not either. That is safe because the counter never
+ * outlives the event: the module notifier of kevents_mod.c runs before
+ * the kernel's own (trace_module_notify()) when the module goes, and
+ * releases every counter of its events; rbtrace's unload releases them
+ * all under the notifier's mutex. The module's memory stays until every
+ * notifier has run (free_module() comes after them).
+ */
+static struct module *rbtr_kev_owner(struct perf_event *pe)
+{
+#ifdef CONFIG_EVENT_TRACING
+	struct trace_event_call *call = pe->tp_event;
+
+	if (call && !(call->flags & TRACE_EVENT_FL_DYNAMIC))
+		return call->module;
+#endif
+	return NULL;
+}
+
 /* Under rbtr_kev_mutex. */
 static void rbtr_kev_release(struct rbtr_kevent *kev, int cpu)
 {
 	if (!kev->pe[cpu])
 		return;
+	/* perf_trace_destroy() puts the reference perf_trace_init() took. */
+	__module_get(kev->mod);
 	perf_event_release_kernel(kev->pe[cpu]);
 	kev->pe[cpu] = NULL;
 }
@@ -121,6 +159,9 @@ static int rbtr_kev_make(struct rbtr_kevent *kev, int cpu)
 	pe = rbtr_kev_counter(kev, cpu);
 	if (IS_ERR(pe))
 		return PTR_ERR(pe) == -ENODEV ? 0 : PTR_ERR(pe);
+	/* The same event, the same module, for every counter. */
+	kev->mod = rbtr_kev_owner(pe);
+	module_put(kev->mod);
 	kev->pe[cpu] = pe;
 	return 0;
 }
@@ -148,10 +189,12 @@ static int rbtr_kev_reg(struct rbtr_event_type *type)
 		if (ret)
 			break;
 	}
-	if (ret)
+	if (ret) {
 		rbtr_kev_release_all(kev);
-	else
+	} else {
 		list_add_tail(&kev->on, &rbtr_kev_enabled);
+		kev->was_enabled = true;
+	}
 	mutex_unlock(&rbtr_kev_mutex);
 	if (ret) {
 		pr_warn_ratelimited("rbtrace: %s:%s: cannot make its perf counters (%d)\n",
@@ -390,18 +433,18 @@ int rbtr_kevents_register(void)
 	if (ret < 0)
 		goto fail;
 	rbtr_kev_hp_state = ret;
+	/* The events of modules loaded from now on, and of those unloaded. */
+	ret = rbtr_kevents_mod_init();
+	if (ret)
+		goto fail;
 	return 0;
 fail:
 	rbtr_kevents_exit();
 	return ret;
 }
 
-/**
- * rbtr_kevents_exit - disable and unregister every generic event
- *
- * Returns once no counter is left and the handler runs no more.
- */
-void rbtr_kevents_exit(void)
+/* Under the module notifier's mutex (rbtr_kevents_mod_exit()). */
+static void rbtr_kevents_teardown(void)
 {
 	struct rbtr_kevent *kev;
 
@@ -419,4 +462,80 @@ void rbtr_kevents_exit(void)
 	rbtr_kevents_free();
 	if (!IS_ERR(rbtr_kfs()))
 		rbtr_kfs_umount(rbtr_kfs());
+}
+
+/**
+ * rbtr_kevents_exit - disable and unregister every generic event
+ *
+ * Returns once no counter is left and the handler runs no more. The
+ * counters go under the module notifier's mutex: a module going away
+ * meanwhile waits, and finds none of its events left.
+ */
+void rbtr_kevents_exit(void)
+{
+	rbtr_kevents_mod_exit(rbtr_kevents_teardown);
+}
+
+/* ---- the events of modules (kevents_mod.c) -------------------------------- */
+
+/**
+ * rbtr_kevents_add - register a generic event of a module come up
+ * @kev: from rbtr_kev_parse()
+ *
+ * Under the module notifier's mutex, after rbtr_kevents_register().
+ *
+ * Return: 0 (@kev is on the list), -EEXIST (an event of that name or id
+ * is registered), or another error of rbtr_event_register(); @kev is the
+ * caller's to free on error.
+ */
+int rbtr_kevents_add(struct rbtr_kevent *kev)
+{
+	int ret;
+
+	kev->type.reg = rbtr_kev_reg;
+	kev->type.unreg = rbtr_kev_unreg;
+	ret = rbtr_event_register(&kev->type);
+	if (ret)
+		return ret;
+	kev->registered = true;
+	list_add_tail(&kev->node, &rbtr_kevents);
+	return 0;
+}
+
+/**
+ * rbtr_kevents_find - the generic event of a kernel event
+ * @system: its system
+ * @name: its name
+ * @id: its id
+ *
+ * Under the module notifier's mutex.
+ *
+ * Return: the event, or NULL.
+ */
+struct rbtr_kevent *rbtr_kevents_find(const char *system, const char *name,
+				      unsigned short id)
+{
+	struct rbtr_kevent *kev;
+
+	list_for_each_entry(kev, &rbtr_kevents, node)
+		if (kev->type.id == id && !strcmp(kev->type.name, name) &&
+		    !strcmp(kev->type.system, system))
+			return kev;
+	return NULL;
+}
+
+/**
+ * rbtr_kevents_remove - disable and unregister a generic event
+ * @kev: the event; its counters are released when this returns
+ * @gone: where it is put, to be freed after a grace period (readers of
+ *        the buffer may be printing one of its records)
+ *
+ * Under the module notifier's mutex.
+ */
+void rbtr_kevents_remove(struct rbtr_kevent *kev, struct list_head *gone)
+{
+	if (kev->registered)
+		rbtr_event_unregister(&kev->type);
+	kev->registered = false;
+	list_move_tail(&kev->node, gone);
 }

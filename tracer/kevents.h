@@ -12,6 +12,7 @@
 #include <linux/types.h>
 #include "events.h"
 
+struct module;
 struct perf_event;
 struct vfsmount;
 
@@ -32,9 +33,12 @@ struct vfsmount;
  * @locs: offsets of the __data_loc/__rel_loc fields (| RBTR_KEV_LOC_REL)
  * @pe: while enabled, the counter of each CPU (NULL: none), under the
  *      kevents mutex
+ * @mod: the module of the kernel's event (NULL: built in), known from its
+ *       first counter (see rbtr_kev_owner())
  * @node: in the list of all generic events
  * @on: in the list of enabled ones, under the kevents mutex
  * @registered: in the registry
+ * @was_enabled: enabled once: its records may be in the buffer
  */
 struct rbtr_kevent {
 	struct rbtr_event_type	type;
@@ -44,9 +48,11 @@ struct rbtr_kevent {
 	unsigned short		nr_locs;
 	unsigned short		locs[RBTR_KEV_MAX_LOCS];
 	struct perf_event	**pe;
+	struct module		*mod;
 	struct list_head	node;
 	struct list_head	on;
 	bool			registered;
+	bool			was_enabled;
 };
 
 /*
@@ -76,5 +82,27 @@ int rbtr_kevents_load(void);
 unsigned short rbtr_kevents_id(const char *system, const char *name);
 int rbtr_kevents_register(void);
 void rbtr_kevents_exit(void);
+
+/* kevents.c: for kevents_mod.c, under its mutex, once registered */
+int rbtr_kevents_add(struct rbtr_kevent *kev);
+struct rbtr_kevent *rbtr_kevents_find(const char *system, const char *name,
+				      unsigned short id);
+void rbtr_kevents_remove(struct rbtr_kevent *kev, struct list_head *gone);
+
+/* kevents_mod.c: the events of modules loaded and unloaded later */
+#ifdef CONFIG_EVENT_TRACING
+int rbtr_kevents_mod_init(void);
+void rbtr_kevents_mod_exit(void (*teardown)(void));
+#else
+static inline int rbtr_kevents_mod_init(void)
+{
+	return 0;
+}
+
+static inline void rbtr_kevents_mod_exit(void (*teardown)(void))
+{
+	teardown();
+}
+#endif
 
 #endif /* _RBTR_KEVENTS_H */
