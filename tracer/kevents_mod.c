@@ -118,7 +118,8 @@ static void rbtr_kev_mod_live(struct module *mod)
 
 	if (!mod->num_trace_events)
 		return;
-	mnt = rbtr_kfs_mount();
+	/* rbtrace's one mount of tracefs, kept while it is loaded. */
+	mnt = rbtr_kfs();
 	if (IS_ERR(mnt))
 		return;
 	for (i = 0; i < mod->num_trace_events; i++) {
@@ -130,7 +131,6 @@ static void rbtr_kev_mod_live(struct module *mod)
 				mod->name, system, name, err);
 	}
 	kvfree(buf);
-	rbtr_kfs_umount(mnt);
 }
 
 /* Empty the buffer, as "echo > trace" does. */
