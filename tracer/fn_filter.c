@@ -520,13 +520,18 @@ int rbtr_fn_sel_ips(enum rbtr_fn_kind kind, unsigned long **ips, unsigned int *n
 
 /*
  * The read back, as ftrace's t_start()/t_show(): the banner when empty,
- * else a line per function. The mutex is held from start to stop.
+ * else a line per function. rbtr_fsel_mutex is held around the whole
+ * seq_read() or seq_lseek() (rbtr_fn_filter_read()), taken before the
+ * seq_file's own lock: a write holds it while it reads the kernel's
+ * available_filter_functions, another seq_file whose lock is of the
+ * same class, and lockdep saw the two orders as a cycle (on the debug
+ * kernel, function/filter-files).
  */
 static void *rbtr_fsel_start(struct seq_file *m, loff_t *pos)
 {
 	struct rbtr_fsel *s = &rbtr_fsels[(long)m->private];
 
-	mutex_lock(&rbtr_fsel_mutex);
+	lockdep_assert_held(&rbtr_fsel_mutex);
 	if (!s->nr)
 		return *pos ? NULL : SEQ_START_TOKEN;
 	return *pos < s->nr ? &s->ent[*pos] : NULL;
@@ -542,7 +547,6 @@ static void *rbtr_fsel_next(struct seq_file *m, void *v, loff_t *pos)
 
 static void rbtr_fsel_stop(struct seq_file *m, void *v)
 {
-	mutex_unlock(&rbtr_fsel_mutex);
 }
 
 static int rbtr_fsel_show(struct seq_file *m, void *v)
@@ -655,17 +659,27 @@ static int rbtr_fn_filter_release(struct inode *inode, struct file *file)
 static ssize_t rbtr_fn_filter_read(struct file *file, char __user *ubuf, size_t cnt,
 				   loff_t *ppos)
 {
+	ssize_t ret;
+
 	if (file->f_mode & FMODE_WRITE)
 		return -EINVAL;
-	return seq_read(file, ubuf, cnt, ppos);
+	mutex_lock(&rbtr_fsel_mutex);
+	ret = seq_read(file, ubuf, cnt, ppos);
+	mutex_unlock(&rbtr_fsel_mutex);
+	return ret;
 }
 
 /* Writers are not seekable. */
 static loff_t rbtr_fn_filter_llseek(struct file *file, loff_t offset, int whence)
 {
+	loff_t ret;
+
 	if (file->f_mode & FMODE_WRITE)
 		return -ESPIPE;
-	return seq_lseek(file, offset, whence);
+	mutex_lock(&rbtr_fsel_mutex);
+	ret = seq_lseek(file, offset, whence);
+	mutex_unlock(&rbtr_fsel_mutex);
+	return ret;
 }
 
 static const struct file_operations rbtr_fn_filter_fops = {
