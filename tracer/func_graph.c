@@ -61,7 +61,6 @@
 /* Every function: every sleeping task holds its call chain's hooks. */
 #define RBTR_GRAPH_MAX_ACTIVE_ALL	32768
 
-
 static void rbtr_graph_print_ent(struct seq_buf *s, const struct rbtr_event_type *type,
 				 const void *rec, unsigned int len);
 static void rbtr_graph_print_ret(struct seq_buf *s, const struct rbtr_event_type *type,
