@@ -167,7 +167,7 @@ show sh -c "echo vfs_read > $dir/set_graph_function"
 show sh -c "echo 100 > $dir/tracing_thresh"
 show sh -c "echo function_graph > $dir/current_tracer"
 # Reads of a few hundred files (head ends find early: SIGPIPE is fine).
-for i in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	(find /usr/share -maxdepth 2 -type f 2>/dev/null | head -n 200 | xargs cat >/dev/null 2>&1) || true
 done
 echo 0 >"$dir/tracing_on"
