@@ -598,29 +598,16 @@ static ssize_t rbtr_fn_filter_write(struct file *file, const char __user *ubuf,
 				    size_t cnt, loff_t *ppos)
 {
 	struct rbtr_fn_file *f = file->private_data;
-	size_t len = min_t(size_t, cnt, PAGE_SIZE - 1);
 	char *buf, *p, *word;
 	int ret = 0;
+	size_t len;
 
 	if (!cnt)
 		return 0;
-	buf = memdup_user_nul(ubuf, len);
+	/* A page at a time, no word cut; a word as long is no function's. */
+	buf = rbtr_write_cut(ubuf, cnt, PAGE_SIZE, " \t\n", &len);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	/*
-	 * A write longer than a page is taken a page at a time: up to its
-	 * last blank, so that no word is cut in two (the writer writes the
-	 * rest again). A word as long as a page is no function's.
-	 */
-	if (len < cnt) {
-		while (len && !strchr(" \t\n", buf[len - 1]))
-			len--;
-		if (!len) {
-			kfree(buf);
-			return -EINVAL;
-		}
-		buf[len] = '\0';
-	}
 	p = buf;
 	mutex_lock(&rbtr_fsel_mutex);
 	while ((word = strsep(&p, " \t\n")) != NULL) {

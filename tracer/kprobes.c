@@ -709,23 +709,17 @@ static int rbtr_kp_open(struct inode *inode, struct file *file)
 static ssize_t rbtr_kp_write(struct file *file, const char __user *ubuf,
 			     size_t cnt, loff_t *ppos)
 {
-	size_t len = min_t(size_t, cnt, RBTR_KP_WRITE_MAX - 1);
-	char *buf, *line, *next, *nl;
+	char *buf, *line, *next;
 	int ret = 0;
+	size_t len;
 
 	if (!cnt)
 		return 0;
-	buf = memdup_user_nul(ubuf, len);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	if (len < cnt) {
-		nl = strrchr(buf, '\n');
-		if (!nl) {
-			ret = -EINVAL;
-			goto out;
-		}
-		nl[1] = '\0';
-		len = nl + 1 - buf;
+	/* Whole lines: a long write up to its last newline. */
+	buf = rbtr_write_cut(ubuf, cnt, RBTR_KP_WRITE_MAX, "\n", &len);
+	if (IS_ERR(buf)) {
+		ret = PTR_ERR(buf);
+		goto refused;
 	}
 	for (line = buf; line; line = next) {
 		next = strchr(line, '\n');
@@ -735,8 +729,8 @@ static ssize_t rbtr_kp_write(struct file *file, const char __user *ubuf,
 		if (ret)
 			break;
 	}
-out:
 	kfree(buf);
+refused:
 	if (ret) {
 		pr_warn_ratelimited("rbtrace: kprobe_events: definition refused (%d)\n", ret);
 		return ret;

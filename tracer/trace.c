@@ -329,3 +329,37 @@ void rbtr_trace_exit(struct rbtr_trace *tr)
 	kfree(tr->access);
 	tr->access = NULL;
 }
+
+/**
+ * rbtr_write_cut - copy a write of words or lines, cut where one ends
+ * @ubuf: the user's buffer
+ * @cnt: its length
+ * @max: the most taken at once, NUL included
+ * @seps: the characters that end a word (or a line)
+ * @len: set to the bytes taken
+ *
+ * A write longer than @max - 1 bytes is taken up to its last separator,
+ * so that nothing is cut in two; the writer writes the rest again.
+ *
+ * Return: the copy, NUL-terminated at *@len, to kfree(); ERR_PTR(-EINVAL)
+ * when a long write has no separator, or the error of memdup_user_nul().
+ */
+char *rbtr_write_cut(const char __user *ubuf, size_t cnt, size_t max, const char *seps,
+		     size_t *len)
+{
+	size_t n = min(cnt, max - 1);
+	char *buf = memdup_user_nul(ubuf, n);
+
+	if (IS_ERR(buf) || n == cnt)
+		goto out;
+	while (n && !strchr(seps, buf[n - 1]))
+		n--;
+	if (!n) {
+		kfree(buf);
+		return ERR_PTR(-EINVAL);
+	}
+	buf[n] = '\0';
+out:
+	*len = n;
+	return buf;
+}

@@ -113,6 +113,8 @@ int rbtr_set_clock(struct rbtr_trace *tr, const char *name);
 bool rbtr_clock_in_ns(struct rbtr_trace *tr);
 const char *rbtr_clock_name(struct rbtr_trace *tr);
 void rbtr_print_ts(struct rbtr_trace *tr, struct seq_buf *s, u64 ts);
+char *rbtr_write_cut(const char __user *ubuf, size_t cnt, size_t max, const char *seps,
+		     size_t *len);
 
 static inline int rbtr_buffer_percent(struct rbtr_trace *tr)
 {
