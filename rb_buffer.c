@@ -886,6 +886,8 @@ int rbt_cpu_stats(struct rbt_buffer *buffer, int cpu, struct rbt_cpu_stats *stat
 	stats->recursion = local_read(&cpu_buffer->recursion);
 	stats->too_big = local_read(&cpu_buffer->too_big);
 	stats->ts_lost = local_read(&cpu_buffer->ts_lost);
+	stats->discarded = local_read(&cpu_buffer->discarded);
+	stats->reclaimed = local_read(&cpu_buffer->reclaimed);
 	stats->pages_touched = local_read(&cpu_buffer->pages_touched);
 	if (cpu_buffer->reader_page->read < rb_page_size(cpu_buffer->reader_page))
 		stats->oldest_ts = cpu_buffer->reader_page->page->time_stamp;
@@ -952,6 +954,8 @@ void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer)
 	local_set(&cpu_buffer->recursion, 0);
 	local_set(&cpu_buffer->too_big, 0);
 	local_set(&cpu_buffer->ts_lost, 0);
+	local_set(&cpu_buffer->discarded, 0);
+	local_set(&cpu_buffer->reclaimed, 0);
 	local_set(&cpu_buffer->committing, 0);
 	local_set(&cpu_buffer->commits, 0);
 	local_set(&cpu_buffer->pages_touched, 0);

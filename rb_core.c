@@ -1084,19 +1084,42 @@ static void rb_decrement_entry(struct rb_cpu_buffer *cpu_buffer,
  * the last one on the tail page its space is reclaimed; otherwise it turns
  * into padding that readers skip. Events before it are never touched.
  */
-void rbt_discard_commit(struct rbt_buffer *buffer, struct rbt_event *event)
+notrace void rbt_discard_commit(struct rbt_buffer *buffer, struct rbt_event *event)
 {
 	struct rb_cpu_buffer *cpu_buffer = buffer->buffers[raw_smp_processor_id()];
 
 	/* Padding first: if the reclaim fails, readers must skip it. */
 	rb_event_discard(cpu_buffer, event);
 	rb_decrement_entry(cpu_buffer, event);
-	rb_try_to_discard(cpu_buffer, event);
+	local_inc(&cpu_buffer->discarded);
+	if (rb_try_to_discard(cpu_buffer, event))
+		local_inc(&cpu_buffer->reclaimed);
 	rb_end_commit(cpu_buffer);
 	rb_recursive_unlock(cpu_buffer);
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(rbt_discard_commit);
+
+/**
+ * rbt_discard - drop an event reserved by rbt_reserve()
+ * @buffer: the buffer it was reserved on
+ * @payload: what rbt_reserve() returned
+ * @length: the length given to rbt_reserve()
+ *
+ * rbt_discard_commit() for a caller that holds the payload: the header
+ * is found from the length, as the reservation laid it out (a payload
+ * over RB_MAX_SMALL_DATA keeps its length in the word before it). The
+ * same rules: instead of rbt_unlock_commit(), on the same CPU.
+ */
+notrace void rbt_discard(struct rbt_buffer *buffer, void *payload, unsigned long length)
+{
+	unsigned int hdr = RB_EVNT_HDR_SIZE;
+
+	if (length > RB_MAX_SMALL_DATA)
+		hdr += sizeof(u32);
+	rbt_discard_commit(buffer, payload - hdr);
+}
+EXPORT_SYMBOL_GPL(rbt_discard);
 
 /**
  * rbt_write - reserve, copy and commit one event

@@ -176,6 +176,8 @@ struct rb_cpu_buffer {
 	local_t			recursion;
 	local_t			too_big;
 	local_t			ts_lost;
+	local_t			discarded;
+	local_t			reclaimed;
 	local_t			committing;
 	local_t			commits;
 	local_t			pages_touched;

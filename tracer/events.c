@@ -148,6 +148,9 @@ int rbtr_event_register(struct rbtr_event_type *type)
 	if (ret)
 		goto out;
 	type->enabled = false;
+	type->cond = 0;
+	RCU_INIT_POINTER(type->filter, NULL);
+	INIT_LIST_HEAD(&type->triggers);
 	ret = rbtr_events_fs_add(type);
 	if (ret) {
 		xa_release(&rbtr_event_ids, type->id);
@@ -187,6 +190,120 @@ void rbtr_event_unregister(struct rbtr_event_type *type)
 	 * flight on it, and its enable file's write takes the mutex.
 	 */
 	rbtr_events_fs_remove(type);
+}
+
+/**
+ * rbtr_events_lock - hold the registry: no type comes, goes or changes
+ *
+ * For the filter, trigger and pid files, which look types up and change
+ * their conditions (rbtr_event_cond_update()). May sleep.
+ */
+void rbtr_events_lock(void)
+{
+	mutex_lock(&rbtr_events_mutex);
+}
+
+/**
+ * rbtr_events_unlock - release rbtr_events_lock()
+ */
+void rbtr_events_unlock(void)
+{
+	mutex_unlock(&rbtr_events_mutex);
+}
+
+/**
+ * rbtr_event_lookup - the registered type events/@system/@name
+ * @system: its system
+ * @name: its name
+ *
+ * Under rbtr_events_lock().
+ *
+ * Return: the type, or NULL.
+ */
+struct rbtr_event_type *rbtr_event_lookup(const char *system, const char *name)
+{
+	struct rbtr_event_type *t;
+
+	lockdep_assert_held(&rbtr_events_mutex);
+	list_for_each_entry(t, &rbtr_event_list, list)
+		if (!strcmp(t->system, system) && !strcmp(t->name, name))
+			return t;
+	return NULL;
+}
+
+/**
+ * rbtr_event_for_each - call @fn for every registered type
+ * @fn: the function; a non-zero return stops the walk
+ * @data: passed to @fn
+ *
+ * Under rbtr_events_lock().
+ *
+ * Return: 0, or what @fn returned to stop.
+ */
+int rbtr_event_for_each(int (*fn)(struct rbtr_event_type *type, void *data), void *data)
+{
+	struct rbtr_event_type *t;
+	int ret;
+
+	lockdep_assert_held(&rbtr_events_mutex);
+	list_for_each_entry(t, &rbtr_event_list, list) {
+		ret = fn(t, data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * rbtr_event_is_ftrace - is @type one of the ftrace system's own records?
+ * @type: a type
+ *
+ * Those (function, print, kernel_stack, ...) have no enable file and, as
+ * in ftrace, no pid filter, filter or triggers of their own.
+ *
+ * Return: true for them.
+ */
+bool rbtr_event_is_ftrace(const struct rbtr_event_type *type)
+{
+	return !type->reg;
+}
+
+/**
+ * rbtr_event_cond_update - change what decides whether @type is recorded
+ * @type: a registered type
+ * @set: RBTR_EVC_* bits to set
+ * @clear: bits to clear
+ *
+ * Under rbtr_events_lock(). Writers read the word once per hit with
+ * READ_ONCE(): one that read it before the change finishes on the old
+ * conditions, as a hit racing with an ftrace filter change does. What a
+ * bit points at (the filter, the triggers) is published before the bit
+ * is set and freed only after a grace period past its clear, so a writer
+ * that sees the bit and then finds the pointer NULL treats it as absent.
+ */
+void rbtr_event_cond_update(struct rbtr_event_type *type, unsigned long set,
+			    unsigned long clear)
+{
+	lockdep_assert_held(&rbtr_events_mutex);
+	WRITE_ONCE(type->cond, (type->cond & ~clear) | set);
+}
+
+/**
+ * rbtr_event_cond_update_all - rbtr_event_cond_update() on every event
+ * @set: RBTR_EVC_* bits to set
+ * @clear: bits to clear
+ *
+ * Every type but the ftrace system's own (rbtr_event_is_ftrace()). Under
+ * rbtr_events_lock().
+ */
+void rbtr_event_cond_update_all(unsigned long set, unsigned long clear)
+{
+	struct rbtr_event_type *t;
+
+	lockdep_assert_held(&rbtr_events_mutex);
+	list_for_each_entry(t, &rbtr_event_list, list)
+		if (!rbtr_event_is_ftrace(t))
+			rbtr_event_cond_update(t, set, clear);
 }
 
 /**
@@ -623,6 +740,10 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type
 {
 	struct rbtr_entry *ent;
 
+	/* Triggers, soft disable, pid filter: ftrace's trace_trigger_soft_disabled(). */
+	if (unlikely(READ_ONCE(type->cond) & RBTR_EVC_AT_RESERVE) &&
+	    rbtr_event_cond_skip(buffer, type))
+		return NULL;
 	preempt_disable_notrace();
 	if (!rbtr_cpu_traced(smp_processor_id())) {
 		preempt_enable_notrace();
@@ -645,15 +766,51 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type
 }
 
 /**
+ * rbtr_event_finish - commit or discard a record of rbtr_event_reserve()
+ * @buffer: the buffer
+ * @type: the type it was reserved with
+ * @rec: the record, filled
+ * @size: the size it was reserved with
+ * @post: set to the triggers to run once the commit and its stack are
+ *        done (rbtr_event_cond_post()); left alone when there are none
+ *
+ * For the writers that add their own stack after the record (the stack
+ * of a kernel event starts at its caller's registers). The others call
+ * rbtr_event_commit().
+ *
+ * Return: true if the record was committed, false if it was discarded
+ * (its filter, a soft disable, the pid filter).
+ */
+bool rbtr_event_finish(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+		       void *rec, unsigned int size, unsigned long *post)
+{
+	if (unlikely(READ_ONCE(type->cond) & RBTR_EVC_AT_COMMIT))
+		return rbtr_event_cond_commit(buffer, type, rec, size, post);
+	rbt_unlock_commit(buffer);
+	return true;
+}
+
+/**
  * rbtr_event_commit - commit the record reserved by rbtr_event_reserve()
  * @buffer: the buffer
+ * @type: the type it was reserved with
+ * @rec: the record, filled
+ * @size: the size it was reserved with
+ *
+ * Then the stack of options/stacktrace, then the triggers that run after
+ * the record (ftrace's event_trigger_unlock_commit()).
  */
-void rbtr_event_commit(struct rbt_buffer *buffer)
+void rbtr_event_commit(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+		       void *rec, unsigned int size)
 {
-	rbt_unlock_commit(buffer);
+	unsigned long post = 0;
+
 	/* options/stacktrace: one patched-out jump while it is 0. */
-	if (static_branch_unlikely(&rbtr_stacktrace_key))
+	if (rbtr_event_finish(buffer, type, rec, size, &post) &&
+	    static_branch_unlikely(&rbtr_stacktrace_key))
 		rbtr_stack_after_event(buffer);
+	if (unlikely(post))
+		rbtr_event_cond_post(buffer, type, post);
 }
 
 /*

@@ -144,6 +144,11 @@ typedef void (*rbtr_print_field_fn)(struct seq_buf *s, const struct rbtr_field *
  * @unreg: called to disable it
  * @format: the whole text of its format file, verbatim (the kernel's
  *          events); NULL: made from @id, @fields and @print_fmt
+ * @cond: what decides whether a hit is recorded besides @enabled: the
+ *        RBTR_EVC_* bits (event_cond.c), read by writers with READ_ONCE(),
+ *        changed under the registry mutex (rbtr_event_cond_update())
+ * @filter: the filter its records must pass, or NULL (filter.c); RCU
+ * @triggers: its triggers (trigger.c), an RCU list
  * @enabled: (private) on or off, under the registry mutex
  * @toggled: (private) switched by the current rbtr_event_set_match()
  * @enabled_now: (private) enabled by the current rbtr_event_set_list()
@@ -161,6 +166,9 @@ struct rbtr_event_type {
 	int			(*reg)(struct rbtr_event_type *type);
 	void			(*unreg)(struct rbtr_event_type *type);
 	const char		*format;
+	unsigned long		cond;
+	struct rbtr_filter __rcu *filter;
+	struct list_head	triggers;
 	bool			enabled;
 	bool			toggled;
 	bool			enabled_now;
@@ -196,11 +204,52 @@ void rbtr_event_print(struct seq_buf *s, const void *rec, unsigned int len);
 void rbtr_event_print_fields(struct seq_buf *s, const struct rbtr_event_type *type,
 			     const void *rec, unsigned int len, rbtr_print_field_fn print_field);
 
+/*
+ * What decides, past @enabled, whether a hit of an event becomes a record
+ * (type->cond), as ftrace's EVENT_FILE_FL_* flags of a trace_event_file:
+ *  RBTR_EVC_FILTER	a filter: a record that fails it is discarded
+ *  RBTR_EVC_TRIGGER	triggers, none with a condition: they run when the
+ *			event hits, before anything is reserved
+ *  RBTR_EVC_TRIGGER_COND	triggers, one at least with "if FILTER": all of
+ *			them run on the written record, before its commit
+ *  RBTR_EVC_SOFT_OFF	enabled for its triggers only (enable_event's
+ *			target): records are not kept
+ *  RBTR_EVC_PID		set_event_pid is in force: the task of the hit
+ *			decides (pid.c)
+ */
+#define RBTR_EVC_FILTER		BIT(0)
+#define RBTR_EVC_TRIGGER	BIT(1)
+#define RBTR_EVC_TRIGGER_COND	BIT(2)
+#define RBTR_EVC_SOFT_OFF	BIT(3)
+#define RBTR_EVC_PID		BIT(4)
+/* Looked at before the reservation, and at the commit. */
+#define RBTR_EVC_AT_RESERVE	(RBTR_EVC_TRIGGER | RBTR_EVC_SOFT_OFF | RBTR_EVC_PID)
+#define RBTR_EVC_AT_COMMIT	(RBTR_EVC_FILTER | RBTR_EVC_TRIGGER_COND |	\
+				 RBTR_EVC_SOFT_OFF | RBTR_EVC_PID)
+
 /* Writing records (events.c) */
 unsigned int rbtr_trace_ctx(void);
 void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
 			 unsigned int size, unsigned int ctx);
-void rbtr_event_commit(struct rbt_buffer *buffer);
+void rbtr_event_commit(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+		       void *rec, unsigned int size);
+bool rbtr_event_finish(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+		       void *rec, unsigned int size, unsigned long *post);
+
+/* The slow paths of a type with a condition (event_cond.c) */
+bool rbtr_event_cond_skip(struct rbt_buffer *buffer, const struct rbtr_event_type *type);
+bool rbtr_event_cond_commit(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+			    void *rec, unsigned int size, unsigned long *post);
+void rbtr_event_cond_post(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+			  unsigned long post);
+void rbtr_event_cond_update(struct rbtr_event_type *type, unsigned long set,
+			    unsigned long clear);
+void rbtr_event_cond_update_all(unsigned long set, unsigned long clear);
+void rbtr_events_lock(void);
+void rbtr_events_unlock(void);
+struct rbtr_event_type *rbtr_event_lookup(const char *system, const char *name);
+int rbtr_event_for_each(int (*fn)(struct rbtr_event_type *type, void *data), void *data);
+bool rbtr_event_is_ftrace(const struct rbtr_event_type *type);
 bool rbtr_cpu_traced(int cpu);
 void rbtr_set_traced_cpus(const struct cpumask *mask);
 void rbtr_get_traced_cpus(struct cpumask *mask);

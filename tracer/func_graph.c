@@ -308,7 +308,7 @@ static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long r
 		if (e) {
 			e->func = ip;
 			e->depth = c->depth;
-			rbtr_event_commit(buffer);
+			rbtr_event_commit(buffer, &rbtr_graph_ent_type, e, sizeof(*e));
 			c->entry_written = true;
 		}
 	}
@@ -344,7 +344,7 @@ static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigne
 	e->overrun = rbtr_graph_task_overrun();
 	e->calltime = c->calltime;
 	e->rettime = rettime;
-	rbtr_event_commit(buffer);
+	rbtr_event_commit(buffer, &rbtr_graph_ret_type, e, sizeof(*e));
 }
 
 /* The functions to probe: set_graph_function's, else the filter's; less notrace. */

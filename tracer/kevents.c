@@ -74,6 +74,7 @@ static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_
 	struct rbt_buffer *buffer = rbtr_global_trace.buffer;
 	const struct rbtr_entry *src;
 	unsigned int len, ctx;
+	unsigned long post = 0;
 	void *rec;
 
 	if (unlikely(!data->raw || data->raw->frag.size < sizeof(*src)))
@@ -94,9 +95,11 @@ static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_
 	 * put the tracepoint's caller in @regs: the stack starts there, as
 	 * ftrace's does.
 	 */
-	rbt_unlock_commit(buffer);
-	if (static_branch_unlikely(&rbtr_stacktrace_key))
+	if (rbtr_event_finish(buffer, &kev->type, rec, len, &post) &&
+	    static_branch_unlikely(&rbtr_stacktrace_key))
 		rbtr_stack_write_regs(buffer, ctx, regs, 0);
+	if (unlikely(post))
+		rbtr_event_cond_post(buffer, &kev->type, post);
 }
 
 static struct perf_event *rbtr_kev_counter(struct rbtr_kevent *kev, int cpu)

@@ -149,7 +149,7 @@ static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
 	struct rbt_buffer *buffer = rbtr_global_trace.buffer;
 	unsigned int hdr = sizeof(struct rbtr_entry), size, ctx = rbtr_kp_ctx();
 	void *scratch = this_cpu_ptr(rbtr_kp_scratch), *rec;
-	unsigned long caller = 0;
+	unsigned long caller = 0, post = 0;
 
 	if (tk->is_return) {
 		struct rbtr_kretp_entry *e = scratch;
@@ -168,14 +168,16 @@ static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
 	/* The buffer rounds a record up to four bytes: no stale bytes there. */
 	memset(rec + size, 0, ALIGN(size, 4) - size);
 	/* Not rbtr_event_commit(): the stack starts at the probed code. */
-	rbt_unlock_commit(buffer);
-	if (!static_branch_unlikely(&rbtr_stacktrace_key))
-		return;
-	if (!tk->is_return && tk->at_entry &&
-	    copy_from_kernel_nofault(&caller, (void *)kernel_stack_pointer(regs),
-				     sizeof(caller)))
-		caller = 0;
-	rbtr_stack_write_regs(buffer, ctx, regs, caller);
+	if (rbtr_event_finish(buffer, &tk->type, rec, size, &post) &&
+	    static_branch_unlikely(&rbtr_stacktrace_key)) {
+		if (!tk->is_return && tk->at_entry &&
+		    copy_from_kernel_nofault(&caller, (void *)kernel_stack_pointer(regs),
+					     sizeof(caller)))
+			caller = 0;
+		rbtr_stack_write_regs(buffer, ctx, regs, caller);
+	}
+	if (unlikely(post))
+		rbtr_event_cond_post(buffer, &tk->type, post);
 }
 
 static int rbtr_kp_handler(struct kprobe *p, struct pt_regs *regs)

@@ -212,7 +212,7 @@ static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 		e->buf[cnt++] = '\n';
 	e->buf[cnt] = '\0';
 	rbtr_zero_tail(e, sizeof(*e) + cnt + 1, size);
-	rbtr_event_commit(buffer);
+	rbtr_event_commit(buffer, &rbtr_print_type, e, size);
 	return written;
 }
 
@@ -249,7 +249,7 @@ static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf
 		written = -EFAULT;
 	}
 	rbtr_zero_tail(e, offsetof(struct rbtr_raw_data_entry, id) + cnt, size);
-	rbtr_event_commit(buffer);
+	rbtr_event_commit(buffer, &rbtr_raw_data_type, e, size);
 	return written;
 }
 

@@ -125,9 +125,10 @@ static __always_inline void *rbtr_tp_reserve(const struct rbtr_event_type *type,
 	return rbtr_event_reserve(rbtr_global_trace.buffer, type, size, rbtr_tp_ctx());
 }
 
-static __always_inline void rbtr_tp_commit(void)
+static __always_inline void rbtr_tp_commit(const struct rbtr_event_type *type, void *rec,
+					   unsigned int size)
 {
-	rbtr_event_commit(rbtr_global_trace.buffer);
+	rbtr_event_commit(rbtr_global_trace.buffer, type, rec, size);
 }
 
 /*
@@ -326,7 +327,7 @@ static void notrace rbtr_probe_sched_switch(void *data, bool preempt, struct tas
 	memcpy(r->next_comm, next->comm, RBTR_COMM_LEN);
 	r->next_pid = next->pid;
 	r->next_prio = next->prio;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_sched_switch].type, r, sizeof(*r));
 }
 
 static __always_inline void rbtr_write_wakeup(enum rbtr_tp_id id, struct task_struct *p)
@@ -340,7 +341,7 @@ static __always_inline void rbtr_write_wakeup(enum rbtr_tp_id id, struct task_st
 	r->pid = p->pid;
 	r->prio = p->prio;
 	r->target_cpu = task_cpu(p);
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[id].type, r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_sched_wakeup(void *data, struct task_struct *p)
@@ -365,7 +366,7 @@ static void notrace rbtr_probe_sched_process_fork(void *data, struct task_struct
 	r->parent_pid = parent->pid;
 	memcpy(r->child_comm, child->comm, RBTR_COMM_LEN);
 	r->child_pid = child->pid;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_sched_process_fork].type, r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_sched_process_exec(void *data, struct task_struct *p,
@@ -383,7 +384,7 @@ static void notrace rbtr_probe_sched_process_exec(void *data, struct task_struct
 	r->filename = rbtr_tp_put_str(r, off, name, n);
 	r->pid = p->pid;
 	r->old_pid = old_pid;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_sched_process_exec].type, r, off + n);
 }
 
 static void notrace rbtr_probe_sched_process_exit(void *data, struct task_struct *p)
@@ -396,7 +397,7 @@ static void notrace rbtr_probe_sched_process_exit(void *data, struct task_struct
 	memcpy(r->comm, p->comm, RBTR_COMM_LEN);
 	r->pid = p->pid;
 	r->prio = p->prio;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_sched_process_exit].type, r, sizeof(*r));
 }
 
 /* ---- probes: irq ----------------------------------------------------------- */
@@ -416,7 +417,7 @@ static void notrace rbtr_probe_irq_handler_entry(void *data, int irq, struct irq
 		return;
 	r->irq = irq;
 	r->name = rbtr_tp_put_str(r, off, name, n);
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_irq_handler_entry].type, r, off + n);
 }
 
 static void notrace rbtr_write_irq_dur(int irq, struct irqaction *action, int ret,
@@ -436,7 +437,7 @@ static void notrace rbtr_write_irq_dur(int irq, struct irqaction *action, int re
 	r->irq = irq;
 	r->ret = ret;
 	r->name = rbtr_tp_put_str(r, off, name, n);
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_dur_types[RBTR_PAIR_IRQ], r, off + n);
 }
 
 static void notrace rbtr_probe_irq_handler_exit(void *data, int irq, struct irqaction *action,
@@ -459,7 +460,7 @@ static void notrace rbtr_probe_irq_handler_exit(void *data, int irq, struct irqa
 		return;
 	r->irq = irq;
 	r->ret = ret;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_irq_handler_exit].type, r, sizeof(*r));
 }
 
 static __always_inline void rbtr_write_softirq(enum rbtr_tp_id id, unsigned int vec)
@@ -470,7 +471,7 @@ static __always_inline void rbtr_write_softirq(enum rbtr_tp_id id, unsigned int 
 	if (!r)
 		return;
 	r->vec = vec;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[id].type, r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_softirq_entry(void *data, unsigned int vec)
@@ -500,7 +501,7 @@ static void notrace rbtr_probe_softirq_exit(void *data, unsigned int vec)
 	r->start = m.start;
 	r->duration = m.delta;
 	r->vec = vec;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_dur_types[RBTR_PAIR_SOFTIRQ], r, offsetofend(typeof(*r), vec));
 }
 
 /* ---- probes: irq_vectors ----------------------------------------------------- */
@@ -513,7 +514,7 @@ static void notrace rbtr_probe_irq_work_exit(void *data, int vector)
 	if (!r)
 		return;
 	r->vector = vector;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_irq_work_exit].type, r, sizeof(*r));
 }
 
 /* ---- probes: timer --------------------------------------------------------- */
@@ -532,7 +533,7 @@ static void notrace rbtr_probe_hrtimer_expire_entry(void *data, struct hrtimer *
 	r->hrtimer = hrtimer;
 	r->now = *now;
 	r->function = hrtimer->function;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_hrtimer_expire_entry].type, r, sizeof(*r));
 }
 
 static void notrace rbtr_write_hrtimer_dur(struct hrtimer *hrtimer, const struct rbtr_dur_match *m)
@@ -547,7 +548,7 @@ static void notrace rbtr_write_hrtimer_dur(struct hrtimer *hrtimer, const struct
 	r->hrtimer = hrtimer;
 	r->function = (void *)m->data[0];
 	r->now = (s64)m->data[1];
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_dur_types[RBTR_PAIR_HRTIMER], r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_hrtimer_expire_exit(void *data, struct hrtimer *hrtimer)
@@ -568,7 +569,7 @@ static void notrace rbtr_probe_hrtimer_expire_exit(void *data, struct hrtimer *h
 	if (!r)
 		return;
 	r->hrtimer = hrtimer;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_hrtimer_expire_exit].type, r, sizeof(*r));
 }
 
 /* ---- probes: workqueue ----------------------------------------------------- */
@@ -583,7 +584,7 @@ static __always_inline void rbtr_write_work(enum rbtr_tp_id id, struct work_stru
 		return;
 	r->work = work;
 	r->function = function;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[id].type, r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_workqueue_execute_start(void *data, struct work_struct *work)
@@ -615,7 +616,7 @@ static void notrace rbtr_probe_workqueue_execute_end(void *data, struct work_str
 	r->duration = m.delta;
 	r->work = work;
 	r->function = function;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_dur_types[RBTR_PAIR_WORK], r, sizeof(*r));
 }
 
 /* ---- probes: raw_syscalls -------------------------------------------------- */
@@ -642,7 +643,7 @@ static void notrace rbtr_probe_sys_enter(void *data, struct pt_regs *regs, long 
 		return;
 	r->id = id;
 	memcpy(r->args, &e[RBTR_SYS_ARGS], sizeof(r->args));
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_sys_enter].type, r, sizeof(*r));
 }
 
 /* The syscall's number and arguments as sys_enter saw them. */
@@ -658,7 +659,7 @@ static void notrace rbtr_write_sys_dur(long ret, const struct rbtr_dur_match *m)
 	r->id = m->data[RBTR_SYS_ID];
 	memcpy(r->args, &m->data[RBTR_SYS_ARGS], sizeof(r->args));
 	r->ret = ret;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_dur_types[RBTR_PAIR_SYSCALL], r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
@@ -680,7 +681,7 @@ static void notrace rbtr_probe_sys_exit(void *data, struct pt_regs *regs, long r
 		return;
 	r->id = syscall_get_nr(current, regs);
 	r->ret = ret;
-	rbtr_tp_commit();
+	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_sys_exit].type, r, sizeof(*r));
 }
 
 /* ---- registration ----------------------------------------------------------- */

@@ -79,6 +79,10 @@ static inline void *rbt_event_data(struct rbt_event *event)
  *           the tail (step A) and its reservation (C), and another came
  *           before it could check the stamps again (F); or the clock read
  *           earlier than the previous event's stamp (it stepped back)
+ * @discarded: events dropped by rbt_discard_commit() or rbt_discard() after
+ *             their reservation (a tracer's filter rejected them)
+ * @reclaimed: of those, the ones whose space was given back (the event was
+ *             still the last one written); the others became padding
  * @pages_touched: sub-buffers the writer has moved onto
  * @oldest_ts: time stamp of the oldest unread page
  */
@@ -93,6 +97,8 @@ struct rbt_cpu_stats {
 	u64 recursion;
 	u64 too_big;
 	u64 ts_lost;
+	u64 discarded;
+	u64 reclaimed;
 	u64 pages_touched;
 	u64 oldest_ts;
 };
@@ -137,6 +143,7 @@ void *rbt_reserve(struct rbt_buffer *buffer, unsigned long length);
 unsigned int rbt_event_length(struct rbt_event *event);
 int rbt_unlock_commit(struct rbt_buffer *buffer);
 void rbt_discard_commit(struct rbt_buffer *buffer, struct rbt_event *event);
+void rbt_discard(struct rbt_buffer *buffer, void *payload, unsigned long length);
 int rbt_write(struct rbt_buffer *buffer, unsigned long length,
 	      const void *data);
 

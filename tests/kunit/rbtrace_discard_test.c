@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: rbt_discard_commit().
+ * KUnit: rbt_discard_commit() and rbt_discard().
  *
  * An event discarded while it is still the last one on the tail page
  * gives its bytes back (the write index moves back by one cmpxchg) and
@@ -244,6 +244,9 @@ static void rbtrace_discard_non_last_becomes_padding(struct kunit *test)
 
 	dsc_write(test, buf, 4, 300);
 	st = rbt_stats(test, buf, cpu);
+	/* Counted as discarded, not as reclaimed (the stamped case's first was). */
+	KUNIT_EXPECT_EQ(test, st.discarded, 1ULL + stamped);
+	KUNIT_EXPECT_EQ(test, st.reclaimed, (u64)stamped);
 	KUNIT_EXPECT_EQ(test, st.written, 3ULL - skip);
 	KUNIT_EXPECT_EQ(test, st.entries, 3ULL - skip);
 
@@ -263,6 +266,58 @@ static void rbtrace_discard_non_last_becomes_padding(struct kunit *test)
 	st = rbt_stats(test, buf, cpu);
 	KUNIT_EXPECT_EQ(test, st.read, 3ULL - skip);
 	KUNIT_EXPECT_EQ(test, st.bytes, 0ULL);
+}
+
+/*
+ * rbt_discard() finds the header from the payload and its length: one
+ * word before a small payload, two before one over RB_MAX_SMALL_DATA
+ * (its length is in array[0]). Either side of the limit, the event last
+ * on the page gives its bytes back and is counted as discarded and
+ * reclaimed; the event before it is untouched.
+ */
+static const unsigned int dsc_lengths[] = { 4, 16, RB_MAX_SMALL_DATA, RB_MAX_SMALL_DATA + 1, 300 };
+
+static void dsc_length_desc(const unsigned int *len, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u-byte payload", *len);
+}
+
+KUNIT_ARRAY_PARAM(dsc_lengths, dsc_lengths, dsc_length_desc);
+
+static void rbtrace_discard_payload_finds_its_header(struct kunit *test)
+{
+	unsigned int len = *(const unsigned int *)test->param_value;
+	struct rbt_buffer *buf = rbt_kunit_alloc(test, 4 * PAGE_SIZE, 0, 0);
+	int cpu = rbt_kunit_pin(test);
+	static const u32 ids[] = { 1, 3 };
+	static const u64 ts[] = { 100, 300 };
+	struct rbt_cpu_stats st;
+	unsigned long w0;
+	u8 *p;
+
+	KUNIT_ASSERT_EQ(test, rbt_set_clock(buf, rbt_fake_clock), 0);
+	dsc_write(test, buf, 1, 100);
+	w0 = rbt_tail_write(buf, cpu);
+
+	rbt_fake_set(200);
+	p = rbt_reserve(buf, len);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, rbt_tail_write(buf, cpu), w0 + rb_calculate_event_length(len));
+	memset(p, 0x5a, len);
+	rbt_discard(buf, p, len);
+
+	st = rbt_stats(test, buf, cpu);
+	KUNIT_EXPECT_EQ(test, rbt_tail_write(buf, cpu), w0);
+	KUNIT_EXPECT_EQ(test, st.discarded, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.reclaimed, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.entries, 1ULL);
+
+	dsc_write(test, buf, 3, 300);
+	dsc_expect_stream(test, buf, cpu, ids, ts, 2);
+	rbt_reset(buf);
+	st = rbt_stats(test, buf, cpu);
+	KUNIT_EXPECT_EQ(test, st.discarded, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.reclaimed, 0ULL);
 }
 
 /*
@@ -472,6 +527,7 @@ static void rbtrace_discard_suite_exit(struct kunit_suite *suite)
 static struct kunit_case rbtrace_discard_cases[] = {
 	KUNIT_CASE_PARAM(rbtrace_discard_last_event_reclaims_space, dsc_orders_gen_params),
 	KUNIT_CASE(rbtrace_discard_first_on_page_reclaims_page_start),
+	KUNIT_CASE_PARAM(rbtrace_discard_payload_finds_its_header, dsc_lengths_gen_params),
 	KUNIT_CASE_PARAM(rbtrace_discard_non_last_becomes_padding, dsc_cases_gen_params),
 	KUNIT_CASE(rbtrace_discard_on_reader_page),
 	KUNIT_CASE_PARAM(rbtrace_discard_reclaims_stamp_too, dsc_abs_gen_params),
