@@ -73,6 +73,7 @@ const char *rbtr_filter_err_text(int code)
 		return "Error";
 	return rbtr_fl_errs[code];
 }
+RBTR_TEST_EXPORT(rbtr_filter_err_text);
 
 /* The common fields, ftrace's ftrace_common_fields (struct rbtr_entry). */
 static const struct rbtr_field rbtr_fl_common[] = {
@@ -523,7 +524,10 @@ static int rbtr_fl_program(struct rbtr_fl_parse *ps, unsigned int nr_preds)
 	}
 	if (!end && f->nr_preds)
 		return rbtr_fl_error(ps, RBTR_FE_INVALID_FILTER, ptr - str, -EINVAL);
-	if (ps->nr_ops)	/* a '(' pass 1 did not see: cannot happen */
+	/* A '(' pass 1 did not see: cannot happen ('!'s alone are not counted). */
+	while (ps->nr_ops && ps->ops[ps->nr_ops - 1] == RBTR_FPROG_NOT)
+		ps->nr_ops--;
+	if (ps->nr_ops)
 		return rbtr_fl_error(ps, RBTR_FE_TOO_MANY_OPEN, ptr - str, -EPERM);
 	if (!f->nr_preds)
 		return rbtr_fl_error(ps, RBTR_FE_NO_FILTER, ptr - str, -EINVAL);
