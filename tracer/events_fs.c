@@ -265,6 +265,28 @@ static const struct file_operations rbtr_sys_filter_fops = {
 	.release	= single_release,
 };
 
+/*
+ * discard_stats: per CPU, the records an event filter (or a soft
+ * disable, a pid filter) dropped after they were written, and how many
+ * of those gave their space back; the others are padding in the buffer.
+ * ftrace counts none of it; its per_cpu/cpuN/stats stays as ftrace's.
+ */
+static int rbtr_discard_stats_show(struct seq_file *m, void *v)
+{
+	struct rbtr_trace *tr = m->private;
+	struct rbt_cpu_stats st;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (rbt_cpu_stats(tr->buffer, cpu, &st))
+			continue;
+		seq_printf(m, "cpu%d discarded: %llu reclaimed: %llu\n", cpu,
+			   st.discarded, st.reclaimed);
+	}
+	return 0;
+}
+RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_discard_stats);
+
 /* error_log: ftrace's; a truncating open ("echo > error_log") clears it. */
 static int rbtr_error_log_seq_show(struct seq_file *m, void *v)
 {
@@ -619,6 +641,7 @@ int rbtr_events_fs_init(struct rbtr_trace *tr)
 	debugfs_create_file("set_event", 0600, top, NULL, &rbtr_set_event_fops);
 	debugfs_create_file("available_events", 0400, top, NULL, &rbtr_available_events_fops);
 	debugfs_create_file("error_log", 0600, top, NULL, &rbtr_error_log_fops);
+	debugfs_create_file("discard_stats", 0400, top, tr, &rbtr_discard_stats_fops);
 	rbtr_events_dir = dir;
 	rbtr_events_add_existing();
 	return 0;
