@@ -73,7 +73,10 @@ const char *rbtr_filter_err_text(int code)
 		return "Error";
 	return rbtr_fl_errs[code];
 }
-RBTR_TEST_EXPORT(rbtr_filter_err_text);
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_filter_err_text);
+#endif
 
 /* The common fields, ftrace's ftrace_common_fields (struct rbtr_entry). */
 static const struct rbtr_field rbtr_fl_common[] = {
@@ -179,17 +182,15 @@ static void rbtr_fl_regex(struct rbtr_fpred *p)
 	if (isdigit(s[0]))
 		goto out;
 	for (i = 0; i < len; i++) {
-		if (s[i] == '*') {
-			if (!i) {
-				p->match = RBTR_FM_END;
-			} else if (i == len - 1) {
-				p->match = p->match == RBTR_FM_END ? RBTR_FM_MIDDLE : RBTR_FM_FRONT;
-				s[i] = '\0';
-				break;
-			} else {
-				p->match = RBTR_FM_GLOB;
-				goto out;
-			}
+		if (s[i] == '*' && !i) {
+			p->match = RBTR_FM_END;
+		} else if (s[i] == '*' && i == len - 1) {
+			p->match = p->match == RBTR_FM_END ? RBTR_FM_MIDDLE : RBTR_FM_FRONT;
+			s[i] = '\0';
+			break;
+		} else if (s[i] == '*') {
+			p->match = RBTR_FM_GLOB;
+			goto out;
 		} else if (strchr("[?\\", s[i])) {
 			p->match = RBTR_FM_GLOB;
 			goto out;
@@ -566,7 +567,10 @@ void rbtr_filter_free(struct rbtr_filter *f)
 	kfree(f->text);
 	kfree(f);
 }
-RBTR_TEST_EXPORT(rbtr_filter_free);
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_filter_free);
+#endif
 
 static struct rbtr_filter *rbtr_fl_alloc(const char *text, unsigned int nr_preds)
 {
@@ -630,7 +634,13 @@ fail:
 	rbtr_filter_free(ps.f);
 	return ERR_PTR(ret);
 }
-RBTR_TEST_EXPORT(rbtr_filter_parse_err);
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_filter_parse);
+#endif
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_filter_parse_err);
+#endif
 
 /**
  * rbtr_filter_parse - compile ftrace's filter text for records of @type
@@ -649,7 +659,6 @@ struct rbtr_filter *rbtr_filter_parse(const struct rbtr_event_type *type, const 
 		rbtr_filter_report(text, &err);
 	return f;
 }
-RBTR_TEST_EXPORT(rbtr_filter_parse);
 
 /**
  * rbtr_filter_text - the filter's text, as written
@@ -661,4 +670,7 @@ const char *rbtr_filter_text(const struct rbtr_filter *f)
 {
 	return f->text;
 }
-RBTR_TEST_EXPORT(rbtr_filter_text);
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_filter_text);
+#endif

@@ -9,13 +9,6 @@
 #include <linux/export.h>
 #include <linux/types.h>
 
-/* What the KUnit suite calls: exported from test builds only. */
-#ifdef RBTRACE_TEST_HOOKS
-#define RBTR_TEST_EXPORT(sym)	EXPORT_SYMBOL_GPL(sym)
-#else
-#define RBTR_TEST_EXPORT(sym)
-#endif
-
 /* Longest string operand, ftrace's MAX_FILTER_STR_VAL. */
 #define RBTR_FILTER_MAX_STR	256
 

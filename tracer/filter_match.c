@@ -103,7 +103,10 @@ bool rbtr_filter_glob(const char *pat, const char *str, size_t len)
 		p++;
 	return !*p;
 }
-RBTR_TEST_EXPORT(rbtr_filter_glob);
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_filter_glob);
+#endif
 
 /* Does the string @s (@n bytes, no NUL) match @p's pattern? */
 static bool rbtr_fm_string(const struct rbtr_fpred *p, const char *s, size_t n)
@@ -189,51 +192,83 @@ static noinline bool rbtr_fm_ptr(const struct rbtr_fpred *p, const u8 *rec,
 	return rbtr_fm_string(p, buf, n);
 }
 
-/* ftrace's comparisons: as the field's type, a value cut to its size. */
-#define RBTR_FM_CMP(t, a, p) ({						\
-	t __a = (t)(a), __v = (t)(p)->val;				\
-	bool __r = false;						\
-	switch ((p)->op) {						\
-	case RBTR_FOP_EQ: case RBTR_FOP_NE: __r = __a == __v; break;	\
-	case RBTR_FOP_LT: __r = __a < __v; break;			\
-	case RBTR_FOP_LE: __r = __a <= __v; break;			\
-	case RBTR_FOP_GT: __r = __a > __v; break;			\
-	case RBTR_FOP_GE: __r = __a >= __v; break;			\
-	case RBTR_FOP_BAND: __r = !!(__a & __v); break;			\
-	}								\
-	__r; })
+/* ftrace's comparisons, on the field's value widened with its sign. */
+static bool rbtr_fm_cmp_s(u8 op, s64 a, s64 v)
+{
+	switch (op) {
+	case RBTR_FOP_EQ:
+	case RBTR_FOP_NE:
+		return a == v;
+	case RBTR_FOP_LT:
+		return a < v;
+	case RBTR_FOP_LE:
+		return a <= v;
+	case RBTR_FOP_GT:
+		return a > v;
+	case RBTR_FOP_GE:
+		return a >= v;
+	case RBTR_FOP_BAND:
+		return a & v;
+	}
+	return false;
+}
 
-/* Load the field (records keep fields aligned, but do not rely on it). */
-#define RBTR_FM_LOAD(t, a) ({ t __x; memcpy(&__x, (a), sizeof(__x)); __x; })
+static bool rbtr_fm_cmp_u(u8 op, u64 a, u64 v)
+{
+	switch (op) {
+	case RBTR_FOP_EQ:
+	case RBTR_FOP_NE:
+		return a == v;
+	case RBTR_FOP_LT:
+		return a < v;
+	case RBTR_FOP_LE:
+		return a <= v;
+	case RBTR_FOP_GT:
+		return a > v;
+	case RBTR_FOP_GE:
+		return a >= v;
+	case RBTR_FOP_BAND:
+		return a & v;
+	}
+	return false;
+}
 
+/*
+ * A number field: its value and the operand both cut to the field's size
+ * (ftrace casts the operand to the field's type), then widened with the
+ * field's sign. Other sizes have no comparison in ftrace: never true.
+ */
 static bool rbtr_fm_num(const struct rbtr_fpred *p, const u8 *rec, unsigned int size)
 {
 	const void *a = rec + p->offset;
+	union { u8 b; u16 h; u32 w; u64 q; } x;
+	u64 uv, v = p->val;
+	s64 sv, s;
 	bool r;
 
 	if (p->offset + p->size > size)
 		return false;
 	switch (p->size) {
 	case 1:
-		r = p->is_signed ? RBTR_FM_CMP(s8, RBTR_FM_LOAD(s8, a), p) :
-				   RBTR_FM_CMP(u8, RBTR_FM_LOAD(u8, a), p);
+		memcpy(&x.b, a, 1);
+		uv = x.b, s = (s8)x.b, sv = (s8)v, v = (u8)v;
 		break;
 	case 2:
-		r = p->is_signed ? RBTR_FM_CMP(s16, RBTR_FM_LOAD(s16, a), p) :
-				   RBTR_FM_CMP(u16, RBTR_FM_LOAD(u16, a), p);
+		memcpy(&x.h, a, 2);
+		uv = x.h, s = (s16)x.h, sv = (s16)v, v = (u16)v;
 		break;
 	case 4:
-		r = p->is_signed ? RBTR_FM_CMP(s32, RBTR_FM_LOAD(s32, a), p) :
-				   RBTR_FM_CMP(u32, RBTR_FM_LOAD(u32, a), p);
+		memcpy(&x.w, a, 4);
+		uv = x.w, s = (s32)x.w, sv = (s32)v, v = (u32)v;
 		break;
 	case 8:
-		r = p->is_signed ? RBTR_FM_CMP(s64, RBTR_FM_LOAD(s64, a), p) :
-				   RBTR_FM_CMP(u64, RBTR_FM_LOAD(u64, a), p);
+		memcpy(&x.q, a, 8);
+		uv = x.q, s = (s64)x.q, sv = (s64)v;
 		break;
 	default:
-		/* ftrace: no comparison for other sizes, never true. */
 		return false;
 	}
+	r = p->is_signed ? rbtr_fm_cmp_s(p->op, s, sv) : rbtr_fm_cmp_u(p->op, uv, v);
 	return r != p->not;
 }
 
@@ -311,4 +346,7 @@ bool notrace rbtr_filter_match(const struct rbtr_filter *f, const void *rec, uns
 	}
 	return test_bit(0, stk);
 }
-RBTR_TEST_EXPORT(rbtr_filter_match);
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_filter_match);
+#endif

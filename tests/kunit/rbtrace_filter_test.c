@@ -41,31 +41,34 @@ struct flt_rec {
 	char	data[64];
 };
 
-#define F(m, t, n, k)	RBTR_FIELD(RBTR_REC(struct flt_rec)->m, t, n, k)
-/* An array member: RBTR_FIELD() takes the sign of scalars only. */
-#define FA(m, t, n, k, sg) { .type = (t), .name = (n),				\
-	.offset = offsetof(struct flt_rec, m),				\
-	.size = sizeof_field(struct flt_rec, m), .is_signed = (sg), .kind = (k) }
+/* Arrays by hand: RBTR_FIELD() takes the sign of scalars only. */
 static const struct rbtr_field flt_fields[] = {
-	F(s64v, "s64", "s64v", RBTR_FIELD_NUM),
-	F(u64v, "u64", "u64v", RBTR_FIELD_HEX),
-	F(s32v, "s32", "s32v", RBTR_FIELD_K_INT),
-	F(u32v, "u32", "u32v", RBTR_FIELD_NUM),
-	F(s16v, "s16", "s16v", RBTR_FIELD_NUM),
-	F(u16v, "u16", "u16v", RBTR_FIELD_K_INT),
-	F(s8v, "s8", "s8v", RBTR_FIELD_NUM),
-	F(u8v, "u8", "u8v", RBTR_FIELD_NUM),
-	F(x, "u8", "x", RBTR_FIELD_NUM),
-	F(y, "u8", "y", RBTR_FIELD_NUM),
-	F(z, "u8", "z", RBTR_FIELD_NUM),
-	FA(comm, "char", "comm[16]", RBTR_FIELD_CHARS, false),
-	FA(kcomm, "char", "kcomm[16]", RBTR_FIELD_K_STR, false),
-	F(dloc, "__data_loc char[]", "dloc", RBTR_FIELD_STRLOC),
-	F(kdloc, "__data_loc char[]", "kdloc", RBTR_FIELD_K_DYNSTR),
-	F(rloc, "__rel_loc char[]", "rloc", RBTR_FIELD_K_RELSTR),
-	F(darr, "__data_loc int[]", "darr", RBTR_FIELD_K_DYNARR),
-	F(ptr, "const char *", "ptr", RBTR_FIELD_K_PTRSTR),
-	FA(arr, "int", "arr[3]", RBTR_FIELD_K_ARRAY, true),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->s64v, "s64", "s64v", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->u64v, "u64", "u64v", RBTR_FIELD_HEX),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->s32v, "s32", "s32v", RBTR_FIELD_K_INT),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->u32v, "u32", "u32v", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->s16v, "s16", "s16v", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->u16v, "u16", "u16v", RBTR_FIELD_K_INT),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->s8v, "s8", "s8v", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->u8v, "u8", "u8v", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->x, "u8", "x", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->y, "u8", "y", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->z, "u8", "z", RBTR_FIELD_NUM),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->dloc, "__data_loc char[]", "dloc", RBTR_FIELD_STRLOC),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->kdloc, "__data_loc char[]", "kdloc",
+		   RBTR_FIELD_K_DYNSTR),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->rloc, "__rel_loc char[]", "rloc", RBTR_FIELD_K_RELSTR),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->darr, "__data_loc int[]", "darr", RBTR_FIELD_K_DYNARR),
+	RBTR_FIELD(RBTR_REC(struct flt_rec)->ptr, "const char *", "ptr", RBTR_FIELD_K_PTRSTR),
+	{ .type = "char", .name = "comm[16]", .offset = offsetof(struct flt_rec, comm),
+	  .size = sizeof_field(struct flt_rec, comm), .is_signed = false,
+	  .kind = RBTR_FIELD_CHARS },
+	{ .type = "char", .name = "kcomm[16]", .offset = offsetof(struct flt_rec, kcomm),
+	  .size = sizeof_field(struct flt_rec, kcomm), .is_signed = false,
+	  .kind = RBTR_FIELD_K_STR },
+	{ .type = "int", .name = "arr[3]", .offset = offsetof(struct flt_rec, arr),
+	  .size = sizeof_field(struct flt_rec, arr), .is_signed = true,
+	  .kind = RBTR_FIELD_K_ARRAY },
 };
 
 static const struct rbtr_event_type flt_type = {
@@ -174,9 +177,11 @@ static const struct flt_case flt_cases[] = {
 	{ "dloc ~ \"hello*\"", true }, { "dloc ~ \"*world\"", true }, { "dloc ~ \"*lo w*\"", true },
 	{ "dloc ~ \"h*o w?r[l]d\"", true }, { "dloc == \"hello\"", false },
 	{ "kdloc == \"hello world\"", true }, { "kdloc ~ \"*xyz\"", false },
-	{ "rloc == \"relative\"", true }, { "rloc ~ \"rel*\"", true }, { "rloc != \"relative\"", false },
+	{ "rloc == \"relative\"", true }, { "rloc ~ \"rel*\"", true },
+	{ "rloc != \"relative\"", false },
 	/* const char * */
-	{ "ptr == \"pointed at\"", true }, { "ptr ~ \"*at\"", true }, { "ptr != \"pointed at\"", false },
+	{ "ptr == \"pointed at\"", true }, { "ptr ~ \"*at\"", true },
+	{ "ptr != \"pointed at\"", false },
 	/* COMM is the current task's */
 	{ "COMM != \"no such task\"", true }, { "comm != \"kworker/1:2\"", false },
 	/* the event's own "comm" comes first; COMM is current's */
@@ -379,14 +384,14 @@ static void rbtrace_filter_long_operand(struct kunit *test)
 	struct rbtr_filter *f;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	strcpy(buf, "comm == \"");
+	strscpy(buf, "comm == \"", 512);
 	memset(buf + 9, 'x', 255);
 	strcat(buf, "\"");
 	f = flt_parse(test, buf, &err);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
 	rbtr_filter_free(f);
 	buf[9 + 255] = 'x';
-	strcpy(buf + 9 + 256, "\"");
+	strscpy(buf + 9 + 256, "\"", 8);
 	f = flt_parse(test, buf, &err);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(f), -EINVAL);
 	KUNIT_EXPECT_EQ(test, err.code, RBTR_FE_OPERAND_TOO_LONG);
@@ -505,8 +510,10 @@ static void rbtrace_filter_data_loc_bounds(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, flt_match(test, "rloc ~ \"*\"", r, sizeof(*r)));
 	/* fixed fields past the end */
 	KUNIT_EXPECT_FALSE(test, flt_match(test, "u8v == 200", r, offsetof(struct flt_rec, u8v)));
-	KUNIT_EXPECT_TRUE(test, flt_match(test, "u8v == 200", r, offsetof(struct flt_rec, u8v) + 1));
-	KUNIT_EXPECT_FALSE(test, flt_match(test, "comm ~ \"*\"", r, offsetof(struct flt_rec, comm)));
+	KUNIT_EXPECT_TRUE(test, flt_match(test, "u8v == 200", r,
+					  offsetof(struct flt_rec, u8v) + 1));
+	KUNIT_EXPECT_FALSE(test, flt_match(test, "comm ~ \"*\"", r,
+					   offsetof(struct flt_rec, comm)));
 	/* a pointer to nothing mapped */
 	r->ptr = (const char *)16;
 	KUNIT_EXPECT_FALSE(test, flt_match(test, "ptr ~ \"*\"", r, sizeof(*r)));
