@@ -28,10 +28,13 @@
  * word atomically. A trigger is freed only after synchronize_rcu(), which
  * waits for preemption-disabled sections and NMI handlers.
  *
- * Soft mode: enable_event and disable_event hold their target in soft mode
- * (rbtr_event_soft_get()) while they exist: its probe is registered, and
- * it records nothing while RBTR_EVC_SOFT_OFF is set, so that firing is a
- * bit flip. Removing the trigger releases the hold (rbtr_event_soft_put()).
+ * Soft mode (ftrace's SOFT_MODE): an event with triggers is held in soft
+ * mode (rbtr_event_soft_get()) by its first trigger, so that the triggers
+ * see its hits while it is not enabled; enable_event and disable_event
+ * hold their target too. A held event's probe is registered, and it
+ * records nothing while RBTR_EVC_SOFT_OFF is set, so that enable_event's
+ * firing is a bit flip. Removing the trigger releases the holds
+ * (rbtr_event_soft_put()), which leaves the event as ftrace does.
  */
 #include <linux/atomic.h>
 #include <linux/bitops.h>
@@ -290,6 +293,8 @@ static void rbtr_trigger_detach(struct rbtr_event_type *type, struct rbtr_trigge
 	rbtr_triggers_update_cond(type);
 	if (t->target)
 		rbtr_event_soft_put(t->target);
+	if (list_empty(&type->triggers))
+		rbtr_event_soft_put(type);
 	list_add_tail(&t->gone, gone);
 }
 
@@ -312,7 +317,7 @@ static void rbtr_triggers_free(struct list_head *gone)
 		rbtr_trigger_free(t);
 }
 
-/* The trigger of @type in @cmd's class (and with @target), as ftrace's register/unregister match. */
+/* The trigger of @type in @cmd's class (and with @target), as ftrace matches them. */
 static struct rbtr_trigger *rbtr_trigger_find(struct rbtr_event_type *type,
 					      const struct rbtr_trigger_cmd *cmd,
 					      const struct rbtr_event_type *target)
@@ -357,19 +362,6 @@ void rbtr_triggers_event_gone(struct rbtr_event_type *type)
 	gone_target = type;
 	rbtr_event_for_each(rbtr_triggers_target_gone, &gone);
 	gone_target = NULL;
-	rbtr_triggers_free(&gone);
-}
-
-/* O_TRUNC: remove every trigger of @type, as ftrace's unreg_all at open. */
-static void rbtr_triggers_clear(struct rbtr_event_type *type)
-{
-	struct rbtr_trigger *t, *tmp;
-	LIST_HEAD(gone);
-
-	rbtr_events_lock();
-	list_for_each_entry_safe(t, tmp, &type->triggers, list)
-		rbtr_trigger_detach(type, t, &gone);
-	rbtr_events_unlock();
 	rbtr_triggers_free(&gone);
 }
 
@@ -487,13 +479,13 @@ static int rbtr_trigger_add(struct rbtr_event_type *type, const struct rbtr_trig
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
-	if (target) {
-		ret = rbtr_event_soft_get(target);
-		if (ret) {
-			kfree(t);
-			return ret;
-		}
-	}
+	/* The first trigger holds its own event too, so that hits come while it is off. */
+	ret = list_empty(&type->triggers) ? rbtr_event_soft_get(type) : 0;
+	if (ret)
+		goto free;
+	ret = target ? rbtr_event_soft_get(target) : 0;
+	if (ret)
+		goto put;
 	t->cmd = req->cmd;
 	t->target = target;
 	t->filter = filter;
@@ -502,6 +494,12 @@ static int rbtr_trigger_add(struct rbtr_event_type *type, const struct rbtr_trig
 	list_add_rcu(&t->list, &type->triggers);
 	rbtr_triggers_update_cond(type);
 	return 0;
+put:
+	if (list_empty(&type->triggers))
+		rbtr_event_soft_put(type);
+free:
+	kfree(t);
+	return ret;
 }
 
 /*
@@ -591,9 +589,10 @@ static int rbtr_trigger_open(struct inode *inode, struct file *file)
 
 	if (ret)
 		return ret;
-	/* As tracefs: a truncating open ("echo cmd > trigger") removes them all. */
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
-		rbtr_triggers_clear(inode->i_private);
+	/*
+	 * A truncating open ("echo cmd > trigger") removes nothing: in
+	 * tracefs only the hist commands clear at open.
+	 */
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
 	return single_open(file, rbtr_trigger_show, inode->i_private);

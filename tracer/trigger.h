@@ -6,11 +6,11 @@
 #ifndef _RBTR_TRIGGER_H
 #define _RBTR_TRIGGER_H
 
+#include <linux/fs.h>
 #include <linux/types.h>
 
 struct rbt_buffer;
 struct rbtr_event_type;
-struct file_operations;
 
 unsigned long rbtr_triggers_call(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
 				 void *rec, unsigned int size);
