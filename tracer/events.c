@@ -26,6 +26,7 @@
 #include <linux/xarray.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
+#include "filter.h"
 #include "trace.h"
 #include "stack.h"
 #include "trigger.h"
@@ -188,6 +189,7 @@ void rbtr_event_unregister(struct rbtr_event_type *type)
 	type->enabled = false;
 	xa_erase(&rbtr_event_ids, type->id);
 	list_del(&type->list);
+	rbtr_filter_remove_event(type);
 	mutex_unlock(&rbtr_events_mutex);
 	/*
 	 * Outside the mutex: removing a file waits for the operations in
