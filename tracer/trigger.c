@@ -246,23 +246,19 @@ void notrace rbtr_triggers_post(struct rbt_buffer *buffer, const struct rbtr_eve
 }
 
 /*
- * "if FILTER": the filter parser of filter.c (branch feat/filter) is not
- * here yet, so a trigger with a condition is refused, as a filter that
- * does not parse is.
+ * "if FILTER": filter.c's parser, over the fields of the trigger's own
+ * event (not of enable_event's target), as ftrace's. A text that does not
+ * parse goes to error_log and is refused with ftrace's errno.
  */
 static int rbtr_trigger_filter_parse(const struct rbtr_event_type *type, const char *text,
 				     struct rbtr_filter **filter)
 {
-	return -EINVAL;
-}
+	struct rbtr_filter *f = rbtr_filter_parse(type, text);
 
-static void rbtr_trigger_filter_free(struct rbtr_filter *filter)
-{
-}
-
-static const char *rbtr_trigger_filter_text(const struct rbtr_filter *filter)
-{
-	return "";
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	*filter = f;
+	return 0;
 }
 
 /* ---- changing the triggers (under rbtr_events_lock()) ------------------- */
@@ -300,8 +296,7 @@ static void rbtr_trigger_detach(struct rbtr_event_type *type, struct rbtr_trigge
 
 static void rbtr_trigger_free(struct rbtr_trigger *t)
 {
-	if (t->filter)
-		rbtr_trigger_filter_free(t->filter);
+	rbtr_filter_free(t->filter);
 	kfree(t);
 }
 
@@ -540,8 +535,8 @@ static int rbtr_trigger_apply(struct rbtr_event_type *type, char *buf)
 	if (ret)
 		goto out;
 	ret = rbtr_trigger_add(type, &req, target, filter);
-	if (ret && filter)
-		rbtr_trigger_filter_free(filter);
+	if (ret)
+		rbtr_filter_free(filter);
 out:
 	rbtr_events_unlock();
 	rbtr_triggers_free(&gone);
@@ -560,7 +555,7 @@ static void rbtr_trigger_print(struct seq_file *m, const struct rbtr_trigger *t)
 	else
 		seq_printf(m, ":count=%ld", (long)count);
 	if (t->filter)
-		seq_printf(m, " if %s", rbtr_trigger_filter_text(t->filter));
+		seq_printf(m, " if %s", rbtr_filter_text(t->filter));
 	seq_putc(m, '\n');
 }
 
