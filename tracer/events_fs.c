@@ -19,6 +19,7 @@
 #include "events.h"
 #include "filter.h"
 #include "trace.h"
+#include "trigger.h"
 
 /* A set_event write; its words are checked in events.c. */
 #define RBTR_SET_EVENT_MAX	4096
@@ -88,13 +89,22 @@ static int rbtr_id_show(struct seq_file *m, void *v)
 }
 RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_id);
 
-/* events/<system>/<event>/enable */
+/*
+ * events/<system>/<event>/enable: 0 or 1, with tracefs's '*' while an
+ * enable_event trigger holds it in soft mode or it is soft-disabled.
+ */
 static int rbtr_enable_show(struct seq_file *m, void *v)
 {
 	struct rbtr_event_type *type = m->private;
-	struct rbtr_event_match match = { .system = type->system, .event = type->name };
+	unsigned long cond;
+	bool on, soft;
 
-	seq_printf(m, "%c\n", rbtr_event_state(&match));
+	rbtr_events_lock();
+	cond = READ_ONCE(type->cond);
+	on = type->enabled && !(cond & RBTR_EVC_SOFT_OFF);
+	soft = type->soft_ref || (cond & RBTR_EVC_SOFT_OFF);
+	rbtr_events_unlock();
+	seq_printf(m, "%d%s\n", on, soft ? "*" : "");
 	return 0;
 }
 
@@ -561,6 +571,7 @@ static int rbtr_add_event_files(struct rbtr_event_system *sys, struct rbtr_event
 	if (type->reg) {
 		debugfs_create_file("enable", 0600, dir, type, &rbtr_enable_fops);
 		debugfs_create_file("filter", 0600, dir, type, &rbtr_filter_fops);
+		debugfs_create_file("trigger", 0600, dir, type, &rbtr_trigger_fops);
 		if (!sys->has_enable) {
 			debugfs_create_file("enable", 0600, sys->dir,
 					    (void *)sys->name, &rbtr_group_enable_fops);
