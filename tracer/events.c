@@ -26,6 +26,7 @@
 #include <linux/xarray.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
+#include "pid.h"
 #include "trace.h"
 #include "stack.h"
 
@@ -148,7 +149,8 @@ int rbtr_event_register(struct rbtr_event_type *type)
 	if (ret)
 		goto out;
 	type->enabled = false;
-	type->cond = 0;
+	/* A pid filter in force applies to the new event too (pid.c). */
+	type->cond = !rbtr_event_is_ftrace(type) && rbtr_pid_events_on() ? RBTR_EVC_PID : 0;
 	RCU_INIT_POINTER(type->filter, NULL);
 	INIT_LIST_HEAD(&type->triggers);
 	ret = rbtr_events_fs_add(type);
