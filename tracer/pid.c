@@ -57,7 +57,7 @@
 #include "trace.h"
 
 /* ftrace's MAX_PID (pid_list.h): a pid at or above it is refused, -EPERM. */
-#define RBTR_PID_MAX		(1U << 30)
+#define RBTR_PID_MAX		BIT(30)
 /* ftrace's PID_BUF_SIZE: a longer word does not fit its parser, -EINVAL. */
 #define RBTR_PID_WORD_MAX	127
 /* Taken at once from a write; the rest is written again (rbtr_write_cut()). */
@@ -340,10 +340,17 @@ static const struct rbtr_pid_probe rbtr_pid_fork_probe_list[] = {
 	{ RBTR_PID_TP_FREE, rbtr_pid_free, INT_MAX },
 };
 
-#define RBTR_PID_PROBES(list) { .probes = (list), .nr = ARRAY_SIZE(list) }
-static struct rbtr_pid_probes rbtr_pid_ev_probes = RBTR_PID_PROBES(rbtr_pid_ev_probe_list);
-static struct rbtr_pid_probes rbtr_pid_fn_probes = RBTR_PID_PROBES(rbtr_pid_fn_probe_list);
-static struct rbtr_pid_probes rbtr_pid_fork_probes = RBTR_PID_PROBES(rbtr_pid_fork_probe_list);
+static struct rbtr_pid_probes rbtr_pid_ev_probes = {
+	.probes = rbtr_pid_ev_probe_list, .nr = ARRAY_SIZE(rbtr_pid_ev_probe_list),
+};
+
+static struct rbtr_pid_probes rbtr_pid_fn_probes = {
+	.probes = rbtr_pid_fn_probe_list, .nr = ARRAY_SIZE(rbtr_pid_fn_probe_list),
+};
+
+static struct rbtr_pid_probes rbtr_pid_fork_probes = {
+	.probes = rbtr_pid_fork_probe_list, .nr = ARRAY_SIZE(rbtr_pid_fork_probe_list),
+};
 
 static void rbtr_pid_tp_lookup(struct tracepoint *tp, void *priv)
 {
@@ -502,7 +509,7 @@ static int rbtr_pid_parse(char *buf, struct rbtr_pid_list *l)
 			return -EINVAL;
 		/* As ftrace: the value taken as a pid_t, then checked against MAX_PID. */
 		pid = (u32)(pid_t)v;
-		if (pid >= RBTR_PID_MAX)
+		if (pid >= (u32)RBTR_PID_MAX)
 			return -EPERM;
 		rbtr_pid_list_add(l, pid);
 	}
