@@ -623,6 +623,23 @@ static ssize_t rbtr_pid_opt_read(struct file *file, char __user *ubuf, size_t cn
 	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(rbtr_pid_fork_opt[opt]));
 }
 
+/* Switch fork option @opt; the fork probes follow. */
+static int rbtr_pid_opt_set(long opt, bool on)
+{
+	int ret;
+
+	mutex_lock(&rbtr_pid_mutex);
+	WRITE_ONCE(rbtr_pid_fork_opt[opt], on);
+	/* Kept registered while either option is on, as ftrace's per option. */
+	ret = rbtr_pid_probes_set(&rbtr_pid_fork_probes,
+				  rbtr_pid_fork_opt[RBTR_PID_OPT_EVENT] ||
+				  rbtr_pid_fork_opt[RBTR_PID_OPT_FUNC]);
+	if (ret)
+		WRITE_ONCE(rbtr_pid_fork_opt[opt], false);
+	mutex_unlock(&rbtr_pid_mutex);
+	return ret;
+}
+
 /* ftrace's trace_options_core_write(): 0 or 1, else -EINVAL. */
 static ssize_t rbtr_pid_opt_write(struct file *file, const char __user *ubuf, size_t cnt,
 				  loff_t *ppos)
@@ -636,19 +653,30 @@ static ssize_t rbtr_pid_opt_write(struct file *file, const char __user *ubuf, si
 		return ret;
 	if (val > 1)
 		return -EINVAL;
-	mutex_lock(&rbtr_pid_mutex);
-	WRITE_ONCE(rbtr_pid_fork_opt[opt], val);
-	/* Kept registered while either option is on, as ftrace's per option. */
-	ret = rbtr_pid_probes_set(&rbtr_pid_fork_probes,
-				  rbtr_pid_fork_opt[RBTR_PID_OPT_EVENT] ||
-				  rbtr_pid_fork_opt[RBTR_PID_OPT_FUNC]);
-	if (ret)
-		WRITE_ONCE(rbtr_pid_fork_opt[opt], false);
-	mutex_unlock(&rbtr_pid_mutex);
+	ret = rbtr_pid_opt_set(opt, val);
 	if (ret)
 		return ret;
 	*ppos += cnt;
 	return cnt;
+}
+
+void rbtr_pid_options_show(struct seq_file *m)
+{
+	int i;
+
+	for (i = 0; i < RBTR_PID_NR_OPTS; i++)
+		seq_printf(m, "%s%s\n", READ_ONCE(rbtr_pid_fork_opt[i]) ? "" : "no",
+			   rbtr_pid_opt_names[i]);
+}
+
+int rbtr_pid_option_set(const char *name, bool on)
+{
+	long i;
+
+	for (i = 0; i < RBTR_PID_NR_OPTS; i++)
+		if (!strcmp(name, rbtr_pid_opt_names[i]))
+			return rbtr_pid_opt_set(i, on);
+	return -ENOENT;
 }
 
 static const struct file_operations rbtr_pid_opt_fops = {

@@ -17,6 +17,7 @@
 #include <linux/types.h>
 
 struct rbtr_trace;
+struct seq_file;
 
 /* Per CPU: the events' verdict on the running task (pid.c). */
 DECLARE_PER_CPU(bool, rbtr_pid_ev_ignore);
@@ -66,6 +67,22 @@ static __always_inline bool rbtr_fn_pid_ignored(void)
  * Return: true while set_event_pid or set_event_notrace_pid has a list.
  */
 bool rbtr_pid_events_on(void);
+
+/**
+ * rbtr_pid_options_show - the fork options' lines of trace_options
+ * @m: the file: "event-fork" or "noevent-fork", then function-fork's
+ */
+void rbtr_pid_options_show(struct seq_file *m);
+
+/**
+ * rbtr_pid_option_set - a trace_options write naming a fork option
+ * @name: the option's name, without "no"
+ * @on: set or clear it
+ *
+ * Return: 0, -ENOENT if @name is not one of pid.c's, or the error of
+ * registering the fork probes.
+ */
+int rbtr_pid_option_set(const char *name, bool on);
 
 /**
  * rbtr_pid_files - create the four pid files and the two fork options
