@@ -27,6 +27,7 @@
 #include <rbtrace/rbtrace.h>
 #include "events.h"
 #include "filter.h"
+#include "pid.h"
 #include "trace.h"
 #include "stack.h"
 #include "trigger.h"
@@ -151,7 +152,8 @@ int rbtr_event_register(struct rbtr_event_type *type)
 		goto out;
 	type->enabled = false;
 	type->soft_ref = 0;
-	type->cond = 0;
+	/* A pid filter in force applies to the new event too (pid.c). */
+	type->cond = !rbtr_event_is_ftrace(type) && rbtr_pid_events_on() ? RBTR_EVC_PID : 0;
 	RCU_INIT_POINTER(type->filter, NULL);
 	INIT_LIST_HEAD(&type->triggers);
 	ret = rbtr_events_fs_add(type);
