@@ -718,7 +718,9 @@ rb_reserve_after_c(struct rb_cpu_buffer *cpu_buffer, struct rb_page *tail_page,
  * through S1 (before anything is written) or S2 (after C) into the
  * general path, which then does exactly what it would have done.
  *
- *  A  w = write index; before, after = the stamps; ts = clock
+ *  T  ts = clock, before A (a writer that nests between T and A ends
+ *     with a write_stamp after ts: the S1 test below catches it)
+ *  A  w = write index; before, after = the stamps
  *     S1 unless w != 0, before == after, ts - after fits 27 bits
  *  B  before_stamp = ts
  *  C  write = local_add_return(len); tail = write - len
@@ -735,7 +737,8 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
 		bool data)
 {
 	struct rbt_buffer *buffer = cpu_buffer->buffer;
-	unsigned long len, w, write, tail;
+	unsigned long w, write, tail;
+	unsigned int len;
 	struct rb_page *tail_page;
 	struct rbt_event *event;
 	u64 before, after, ts;
@@ -748,6 +751,22 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
 	if (static_branch_unlikely(&rb_validate_key))
 		return rb_reserve_slow(cpu_buffer, length, data);
 
+	/*
+	 * The clock first, before A: only @cpu_buffer and @length live
+	 * across the call (two saved registers, no spills). An interrupt
+	 * that writes between this read and A leaves a write_stamp later
+	 * than @ts: ts - after wraps and the delta test below sends us to
+	 * S1, which reads the clock again after its own A. One that
+	 * writes after A is seen at S2, as when the clock came after A.
+	 */
+	ts = rb_time_stamp(buffer);
+	/* The clock before A's loads (the latch clock is inline). */
+	barrier();
+	/*
+	 * Loaded again rather than kept across the clock call: one load
+	 * instead of a saved register (it does not change under us).
+	 */
+	buffer = READ_ONCE(cpu_buffer->buffer);
 	len = rb_calculate_event_length(length);
 	/* Keep the compiler from re-reading tail_page below. */
 	tail_page = READ_ONCE(cpu_buffer->tail_page);
@@ -758,17 +777,8 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
 	before = local64_read(&cpu_buffer->before_stamp);
 	after = local64_read(&cpu_buffer->write_stamp);
 	barrier();
-	/* Tested before the clock call: fewer values live across it. */
-	if (unlikely(!w || before != after))
+	if (unlikely(!w || before != after || rb_delta_too_big(ts - after)))
 		return rb_reserve_slow(cpu_buffer, length, data);	/* S1 */
-	ts = rb_time_stamp(buffer);
-	if (unlikely(rb_delta_too_big(ts - after)))
-		return rb_reserve_slow(cpu_buffer, length, data);	/* S1 */
-	/*
-	 * Loaded again rather than kept across the clock call: one load
-	 * instead of a spill and a reload (it does not change under us).
-	 */
-	buffer = READ_ONCE(cpu_buffer->buffer);
 	rb_hook(buffer, RBT_HOOK_A);
 
  /*B*/	local64_set(&cpu_buffer->before_stamp, ts);
