@@ -625,7 +625,6 @@ static __always_inline bool rb_recursive_lock_bit(struct rb_cpu_buffer *cpu_buff
 
 static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
 {
-	unsigned int val = cpu_buffer->current_context;
 	unsigned int pc = preempt_count();
 
 	/*
@@ -634,14 +633,19 @@ static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
 	 * the or; with a bit merged from both branches it shifted).
 	 */
 	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))) {
-		/* Its bit free: set it, without the shared exit's register. */
-		if (likely(!(val & (1U << RB_CTX_NORMAL)))) {
-			cpu_buffer->current_context = val | (1U << RB_CTX_NORMAL);
+		/*
+		 * Its bit free: set it, in one instruction where there is
+		 * one (x86's bts). Not atomic, and it need not be: an
+		 * interrupt between a load and a store of the word leaves
+		 * it as it found it (it sets its own bit, unlock takes it
+		 * off). Found set, the word is unchanged: the general case.
+		 */
+		if (likely(!__test_and_set_bit(RB_CTX_NORMAL, &cpu_buffer->current_context)))
 			return false;
-		}
-		return rb_recursive_lock_bit(cpu_buffer, val, RB_CTX_NORMAL);
+		return rb_recursive_lock_bit(cpu_buffer, cpu_buffer->current_context,
+					     RB_CTX_NORMAL);
 	}
-	return rb_recursive_lock_bit(cpu_buffer, val,
+	return rb_recursive_lock_bit(cpu_buffer, cpu_buffer->current_context,
 				     RB_CTX_NORMAL - interrupt_context_level());
 }
 
@@ -846,13 +850,18 @@ static __always_inline void *rb_lock_reserve_cpu(struct rb_cpu_buffer *cpu_buffe
 						 unsigned long length, bool data,
 						 bool slow)
 {
-	/* 1 to max_data_size in one compare: 0 wraps to ULONG_MAX. */
-	if (unlikely(length - 1 >= cpu_buffer->buffer->max_data_size)) {
-		local_inc(&cpu_buffer->too_big);
-		goto out;
-	}
 	if (unlikely(rb_recursive_lock(cpu_buffer)))
 		goto out;
+	/*
+	 * 1 to max_data_size in one compare: 0 wraps to ULONG_MAX. After
+	 * the guard: the buffer loaded here is the one the clock test
+	 * uses (the guard's bit operation makes the compiler load again).
+	 */
+	if (unlikely(length - 1 >= cpu_buffer->buffer->max_data_size)) {
+		local_inc(&cpu_buffer->too_big);
+		rb_recursive_unlock(cpu_buffer);
+		goto out;
+	}
 
 	/* A NULL from here has undone the guard (rb_reserve_ret()). */
 	if (slow) {
