@@ -740,7 +740,7 @@ rb_reserve_after_c(struct rb_cpu_buffer *cpu_buffer, struct rb_page *tail_page,
  * general path, which then does exactly what it would have done.
  *
  *  T  ts = clock, before A (a writer that nests between T and A ends
- *     with a write_stamp after ts: the S1 test below catches it)
+ *     with a write_stamp at or after ts: the S1 test catches "after")
  *  A  w = write index; before, after = the stamps
  *     S1 unless w != 0, before == after, ts - after fits 27 bits
  *  B  before_stamp = ts
@@ -775,10 +775,12 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
 	/*
 	 * The clock first, before A: only @cpu_buffer and @length live
 	 * across the call (two saved registers, no spills). An interrupt
-	 * that writes between this read and A leaves a write_stamp later
-	 * than @ts: ts - after wraps and the delta test below sends us to
-	 * S1, which reads the clock again after its own A. One that
-	 * writes after A is seen at S2, as when the clock came after A.
+	 * that writes between this read and A leaves a write_stamp at or
+	 * after @ts: equal, the two events share a stamp, in order; later
+	 * (or a clock that went back), ts - after wraps and the delta test
+	 * below sends us to S1, which reads the clock again after its own
+	 * A. One that writes after A is seen at S2, as when the clock came
+	 * after A.
 	 */
 	ts = rb_time_stamp(buffer);
 	/* The clock before A's loads (the latch clock is inline). */
