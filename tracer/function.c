@@ -88,15 +88,15 @@ static struct rbtr_event_type rbtr_fn_type = {
  * preempt_disable() of their own. B the pid filter and tracing_cpumask.
  * C the context: ftrace's tracing_gen_ctx_dec(), the trylock's own
  * preemption level taken off, so that the flags read as ftrace's. D the
- * record, reserved directly (rbtr_event_reserve() would disable
- * preemption once more): the cost per call is the benchmark's.
+ * record, reserved directly by rbt_reserve(), which returns where the
+ * payload goes (rbtr_event_reserve() would disable preemption once
+ * more): the cost per call is the benchmark's.
  */
 static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct rbt_buffer *buffer = rbtr_fn_tr->buffer;
 	struct rbtr_fn_entry *e;
-	struct rbt_event *event;
 	unsigned int ctx;
 	int bit;
 
@@ -115,10 +115,9 @@ static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 		ctx--;
 	/*D*/
 	rbtr_cmdline_save();
-	event = rbt_lock_reserve(buffer, sizeof(*e));
-	if (!event)
+	e = rbt_reserve(buffer, sizeof(*e));
+	if (!e)
 		goto out;
-	e = rbt_event_data(event);
 	e->ent.type = RBTR_TRACE_FN_ID;
 	e->ent.flags = ctx >> 16;
 	e->ent.preempt_count = ctx & 0xff;
