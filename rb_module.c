@@ -131,13 +131,16 @@ static int __init rb_init(void)
 	ret = rbtr_stack_init();
 	if (ret)
 		goto fail_function;
-	ret = rb_init_step(2);
+	ret = rbtr_event_cond_init();
 	if (ret)
 		goto fail_stack;
+	ret = rb_init_step(2);
+	if (ret)
+		goto fail_cond;
 	ret = rb_debugfs_init(tr);
 	if (ret) {
 		pr_err("rbtrace: cannot create the debugfs files (%d)\n", ret);
-		goto fail_stack;
+		goto fail_cond;
 	}
 	ret = rb_init_step(3);
 	if (ret)
@@ -148,6 +151,8 @@ static int __init rb_init(void)
 	/* No event could be enabled (no file opened): no probe is running. */
 fail_files:
 	rb_debugfs_exit(tr);
+fail_cond:
+	rbtr_event_cond_exit();
 fail_stack:
 	rbtr_stack_exit();
 fail_function:
@@ -174,6 +179,7 @@ static void __exit rb_exit(void)
 	rbtr_tracepoints_exit();
 	rbtr_stack_exit();
 	rb_debugfs_exit(tr);
+	rbtr_event_cond_exit();
 	rbtr_marker_exit();
 	rbtr_cmdlines_exit();
 	rbtr_trace_exit(tr);

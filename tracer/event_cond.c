@@ -13,9 +13,15 @@
  *  2. At the commit (rbtr_event_cond_commit(), ftrace's
  *     __event_trigger_test_discard()): the triggers with a condition
  *     test the written record; then the soft disable, the filter and the
- *     pid filter decide between the commit and rbt_discard(), which gives
- *     the space back only while the record is provably the last one
- *     written on its page (seed 003) and leaves padding otherwise.
+ *     pid filter decide whether it is kept. A record of an event with a
+ *     filter or a conditional trigger was written into this CPU's scratch
+ *     slot (as ftrace's buffered event): kept, it is copied into the
+ *     buffer by rbt_write(); dropped, it never touched the buffer. One
+ *     that did not fit a slot (longer than RBTR_SCRATCH_SIZE, or nested
+ *     deeper than RBTR_SCRATCH_LEVELS) is in the buffer, and a drop is
+ *     rbt_discard(), which gives the space back only while the record is
+ *     provably the last one written on its page (seed 003) and leaves
+ *     padding otherwise.
  *  3. After the commit and its stack (rbtr_event_cond_post()): the
  *     triggers that act on what was recorded (traceoff, stacktrace).
  *
@@ -27,13 +33,136 @@
  * and for NMI handlers.
  */
 #include <linux/compiler.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/topology.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
 #include "filter.h"
 #include "pid.h"
 #include "trigger.h"
+
+/*
+ * The scratch slots: one page per CPU, cut in one slot per context that
+ * can nest (task, softirq, irq, NMI), taken and given back in LIFO order
+ * by a per-CPU depth, from reservation to commit with preemption off.
+ *
+ * The depth is changed by this_cpu_inc_return()/this_cpu_dec(), one
+ * instruction on x86 that an interrupt cannot split elsewhere; a nested
+ * context gives its level back before the interrupted one goes on, so
+ * each context sees the depth it left. The commit knows a scratch record
+ * by its address: the top slot of this CPU (no buffer record can be
+ * there). RBTR_EVC_SCRATCH, set whenever a type may write here and never
+ * cleared while it is registered, sends every commit of the type to the
+ * slow path that looks: a writer that took a slot while the filter was
+ * set commits correctly after the filter is gone.
+ */
+#define RBTR_SCRATCH_LEVELS	4
+#define RBTR_SCRATCH_SIZE	(PAGE_SIZE / RBTR_SCRATCH_LEVELS)
+
+struct rbtr_scratch {
+	void		*page;
+	unsigned int	depth;
+	unsigned long	filtered;
+};
+
+static DEFINE_PER_CPU(struct rbtr_scratch, rbtr_scratch);
+
+/**
+ * rbtr_event_scratch_get - a scratch slot for a record of @size bytes
+ * @size: the record's size
+ *
+ * Preemption disabled by the caller; on success it stays disabled once
+ * more, until rbtr_event_cond_commit() gives the slot back.
+ *
+ * Return: the slot, or NULL (too big, nested too deep, no page): the
+ * record then goes to the buffer.
+ */
+void notrace *rbtr_event_scratch_get(unsigned int size)
+{
+	struct rbtr_scratch *s = this_cpu_ptr(&rbtr_scratch);
+	unsigned int level;
+
+	if (size > RBTR_SCRATCH_SIZE || !s->page)
+		return NULL;
+	level = this_cpu_inc_return(rbtr_scratch.depth) - 1;
+	if (level >= RBTR_SCRATCH_LEVELS) {
+		this_cpu_dec(rbtr_scratch.depth);
+		return NULL;
+	}
+	preempt_disable_notrace();
+	return s->page + level * RBTR_SCRATCH_SIZE;
+}
+
+/* Is @rec this CPU's top scratch slot, the one the reservation took? */
+static bool notrace rbtr_scratch_owns(const void *rec)
+{
+	struct rbtr_scratch *s = this_cpu_ptr(&rbtr_scratch);
+	unsigned int depth = READ_ONCE(s->depth);
+
+	return depth && depth <= RBTR_SCRATCH_LEVELS && s->page &&
+	       rec == s->page + (depth - 1) * RBTR_SCRATCH_SIZE;
+}
+
+static void notrace rbtr_scratch_put(void)
+{
+	this_cpu_dec(rbtr_scratch.depth);
+	preempt_enable_notrace();
+}
+
+/**
+ * rbtr_event_cond_filtered - records of this CPU a condition dropped
+ * @cpu: the CPU
+ *
+ * Those tested in a scratch slot (a dropped record in the buffer is
+ * counted by rbt_cpu_stats().discarded instead).
+ *
+ * Return: the count since the module loaded.
+ */
+unsigned long rbtr_event_cond_filtered(int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(&rbtr_scratch, cpu)->filtered);
+}
+
+/**
+ * rbtr_event_cond_init - allocate the scratch pages
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rbtr_event_cond_init(void)
+{
+	struct page *page;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		page = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL | __GFP_ZERO, 0);
+		if (!page) {
+			rbtr_event_cond_exit();
+			return -ENOMEM;
+		}
+		per_cpu_ptr(&rbtr_scratch, cpu)->page = page_address(page);
+	}
+	return 0;
+}
+
+/**
+ * rbtr_event_cond_exit - free the scratch pages, once no event can be written
+ */
+void rbtr_event_cond_exit(void)
+{
+	struct rbtr_scratch *s;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(&rbtr_scratch, cpu);
+		if (s->page)
+			free_page((unsigned long)s->page);
+		s->page = NULL;
+	}
+}
 
 /**
  * rbtr_event_cond_skip - step 1: run the triggers of a hit, say if it is left out
@@ -77,24 +206,37 @@ bool notrace rbtr_event_cond_commit(struct rbt_buffer *buffer,
 {
 	unsigned long cond = READ_ONCE(type->cond);
 	const struct rbtr_filter *filter;
+	bool scratch, keep = false;
 
+	scratch = (cond & RBTR_EVC_SCRATCH) && rbtr_scratch_owns(rec);
 	if (cond & RBTR_EVC_TRIGGER_COND)
 		*post = rbtr_triggers_call(buffer, type, rec, size);
 	if (cond & RBTR_EVC_SOFT_OFF)
-		goto discard;
+		goto out;
 	if (cond & RBTR_EVC_FILTER) {
 		/* NULL: the bit is being cleared, or not yet set (see rbtr_event_cond_update()). */
 		filter = rcu_dereference_sched(type->filter);
 		if (filter && !rbtr_filter_match(filter, rec, size))
-			goto discard;
+			goto out;
 	}
 	if ((cond & RBTR_EVC_PID) && rbtr_pid_ignored())
-		goto discard;
-	rbt_unlock_commit(buffer);
-	return true;
-discard:
-	rbt_discard(buffer, rec, size);
-	return false;
+		goto out;
+	keep = true;
+out:
+	if (!scratch) {
+		if (keep)
+			rbt_unlock_commit(buffer);
+		else
+			rbt_discard(buffer, rec, size);
+		return keep;
+	}
+	/* Kept: into the buffer now, stamped now; refused there, lost as any. */
+	if (keep)
+		keep = !rbt_write(buffer, ALIGN(size, 4), rec);
+	else
+		this_cpu_inc(rbtr_scratch.filtered);
+	rbtr_scratch_put();
+	return keep;
 }
 
 /**

@@ -295,7 +295,10 @@ void rbtr_event_cond_update(struct rbtr_event_type *type, unsigned long set,
 			    unsigned long clear)
 {
 	lockdep_assert_held(&rbtr_events_mutex);
-	set_mask_bits(&type->cond, clear, set);
+	/* Never cleared here: see RBTR_EVC_SCRATCH. */
+	if (set & RBTR_EVC_BUFFERED)
+		set |= RBTR_EVC_SCRATCH;
+	set_mask_bits(&type->cond, clear & ~RBTR_EVC_SCRATCH, set);
 }
 
 /**
@@ -814,11 +817,11 @@ void rbtr_get_traced_cpus(struct cpumask *mask)
 void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
 			 unsigned int size, unsigned int ctx)
 {
-	struct rbtr_entry *ent;
+	unsigned long cond = READ_ONCE(type->cond);
+	struct rbtr_entry *ent = NULL;
 
 	/* Triggers, soft disable, pid filter: ftrace's trace_trigger_soft_disabled(). */
-	if (unlikely(READ_ONCE(type->cond) & RBTR_EVC_AT_RESERVE) &&
-	    rbtr_event_cond_skip(buffer, type))
+	if (unlikely(cond & RBTR_EVC_AT_RESERVE) && rbtr_event_cond_skip(buffer, type))
 		return NULL;
 	preempt_disable_notrace();
 	if (!rbtr_cpu_traced(smp_processor_id())) {
@@ -827,10 +830,15 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type
 	}
 	rbtr_cmdline_save();
 	/*
-	 * rbt_reserve() disables preemption again, until the commit; it
-	 * returns the payload (nothing here discards: no event needed).
+	 * A record to be tested first goes to a scratch slot, as ftrace's
+	 * buffered event: one the test drops never touches the buffer, and
+	 * triggers see it while recording is off. Both keep preemption off
+	 * until the commit. rbt_reserve() returns the payload.
 	 */
-	ent = rbt_reserve(buffer, size);
+	if (unlikely(cond & RBTR_EVC_BUFFERED))
+		ent = rbtr_event_scratch_get(size);
+	if (likely(!ent))
+		ent = rbt_reserve(buffer, size);
 	preempt_enable_notrace();
 	if (!ent)
 		return NULL;

@@ -220,16 +220,24 @@ void rbtr_event_print_fields(struct seq_buf *s, const struct rbtr_event_type *ty
  *			target): records are not kept
  *  RBTR_EVC_PID		set_event_pid is in force: the task of the hit
  *			decides (pid.c)
+ *  RBTR_EVC_SCRATCH	set with RBTR_EVC_FILTER or RBTR_EVC_TRIGGER_COND,
+ *			never cleared while the type is registered: a
+ *			record may be in this CPU's scratch slot rather
+ *			than in the buffer (event_cond.c), so the commit
+ *			must take the slow path to find out
  */
 #define RBTR_EVC_FILTER		BIT(0)
 #define RBTR_EVC_TRIGGER	BIT(1)
 #define RBTR_EVC_TRIGGER_COND	BIT(2)
 #define RBTR_EVC_SOFT_OFF	BIT(3)
 #define RBTR_EVC_PID		BIT(4)
+#define RBTR_EVC_SCRATCH	BIT(5)
+/* Written into a scratch slot first, tested, then copied if kept. */
+#define RBTR_EVC_BUFFERED	(RBTR_EVC_FILTER | RBTR_EVC_TRIGGER_COND)
 /* Looked at before the reservation, and at the commit. */
 #define RBTR_EVC_AT_RESERVE	(RBTR_EVC_TRIGGER | RBTR_EVC_SOFT_OFF | RBTR_EVC_PID)
 #define RBTR_EVC_AT_COMMIT	(RBTR_EVC_FILTER | RBTR_EVC_TRIGGER_COND |	\
-				 RBTR_EVC_SOFT_OFF | RBTR_EVC_PID)
+				 RBTR_EVC_SOFT_OFF | RBTR_EVC_PID | RBTR_EVC_SCRATCH)
 
 /* Writing records (events.c) */
 unsigned int rbtr_trace_ctx(void);
@@ -246,6 +254,10 @@ bool rbtr_event_cond_commit(struct rbt_buffer *buffer, const struct rbtr_event_t
 			    void *rec, unsigned int size, unsigned long *post);
 void rbtr_event_cond_post(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
 			  unsigned long post);
+void *rbtr_event_scratch_get(unsigned int size);
+int rbtr_event_cond_init(void);
+unsigned long rbtr_event_cond_filtered(int cpu);
+void rbtr_event_cond_exit(void);
 void rbtr_event_cond_update(struct rbtr_event_type *type, unsigned long set,
 			    unsigned long clear);
 void rbtr_event_cond_update_all(unsigned long set, unsigned long clear);

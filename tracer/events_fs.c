@@ -277,9 +277,12 @@ static const struct file_operations rbtr_sys_filter_fops = {
 
 /*
  * discard_stats: per CPU, the records an event filter (or a soft
- * disable, a pid filter) dropped after they were written, and how many
- * of those gave their space back; the others are padding in the buffer.
- * ftrace counts none of it; its per_cpu/cpuN/stats stays as ftrace's.
+ * disable, a pid filter) dropped: "filtered", tested in a scratch slot
+ * and never written to the buffer (event_cond.c); "discarded", written
+ * to the buffer first (too long or nested too deep for a slot) and then
+ * discarded, and "reclaimed", how many of those gave their space back
+ * (the others are padding in the buffer). ftrace counts none of it; its
+ * per_cpu/cpuN/stats stays as ftrace's.
  */
 static int rbtr_discard_stats_show(struct seq_file *m, void *v)
 {
@@ -290,8 +293,8 @@ static int rbtr_discard_stats_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu) {
 		if (rbt_cpu_stats(tr->buffer, cpu, &st))
 			continue;
-		seq_printf(m, "cpu%d discarded: %llu reclaimed: %llu\n", cpu,
-			   st.discarded, st.reclaimed);
+		seq_printf(m, "cpu%d filtered: %lu discarded: %llu reclaimed: %llu\n", cpu,
+			   rbtr_event_cond_filtered(cpu), st.discarded, st.reclaimed);
 	}
 	return 0;
 }
