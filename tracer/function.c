@@ -115,8 +115,8 @@ bool rbtr_fn_pid_ignored(void)
 static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct rbt_buffer *buffer = rbtr_fn_tr->buffer;
 	struct rbtr_fn_entry *e;
+	struct rbt_buffer *buffer;
 	struct rbt_event *event;
 	unsigned int ctx;
 	int bit;
@@ -134,8 +134,9 @@ static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 	ctx = rbtr_trace_ctx();
 	if (ctx & 0xf)
 		ctx--;
-	/*D*/
+	/*D: the live buffer read under the trylock's preemption off (snapshot.c) */
 	rbtr_cmdline_save();
+	buffer = rbtr_live_buffer(rbtr_fn_tr);
 	event = rbt_lock_reserve(buffer, sizeof(*e));
 	if (!event)
 		goto out;
