@@ -212,7 +212,13 @@ static int rbtr_snap_free_locked(struct rbtr_trace *tr)
 	return 0;
 }
 
-/* The swap of "echo 1 > snapshot": waits for snap.lock, never misses. */
+/*
+ * The swap of "echo 1 > snapshot": waits for snap.lock, never misses.
+ * Then waits for the writers still on the old buffer (they read the
+ * pointer before the swap, and run with preemption off): when the write
+ * returns, the snapshot is whole, and a read or a clear after it sees
+ * every event that went into it.
+ */
 static int rbtr_snap_swap_locked(struct rbtr_trace *tr)
 {
 	int ret;
@@ -223,6 +229,8 @@ static int rbtr_snap_swap_locked(struct rbtr_trace *tr)
 	ret = rbtr_snap_swap(tr);
 	preempt_enable();
 	rbtr_snap_unlock(tr);
+	if (!ret)
+		synchronize_rcu();
 	return ret;
 }
 
