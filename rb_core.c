@@ -426,6 +426,13 @@ static noinline notrace void rb_end_commit_again(struct rb_cpu_buffer *cpu_buffe
 	rb_end_commit_inline(cpu_buffer);
 }
 
+/* What the fast commit leaves to rb_unlock_commit_slow(). */
+enum rb_commit_left {
+	RB_COMMIT_DONE,		/* published */
+	RB_COMMIT_GENERAL,	/* nested, or the commit page behind the tail */
+	RB_COMMIT_AGAIN,	/* an interrupt committed after P1 */
+};
+
 /*
  * The fast commit: the outermost writer (committing == 1) whose commit
  * page is the tail page publishes with one barrier and one store. It keeps
@@ -433,17 +440,22 @@ static noinline notrace void rb_end_commit_again(struct rb_cpu_buffer *cpu_buffe
  *
  *  P1 commits = the commit sequence (the snapshot)
  *     anything else (nested, the commit page behind the tail): the
- *     general rb_end_commit()
+ *     general rb_end_commit(), RB_COMMIT_GENERAL
  *  P2 smp_wmb(); commit word = the tail page's write index (publish)
  *  P3 committing-- (from here an interrupt publishes its own events)
- *  P4 commits changed since P1: rb_end_commit_again()
+ *  P4 commits changed since P1: rb_end_commit_again(), RB_COMMIT_AGAIN
  *
  * Without the general loop's re-read of write: an interrupt that reserves
  * after P2 read write has begun a commit after P1, and P4 sees it. One
  * that reserved between P1 and P2 is covered by P2 (it nests whole, so it
  * was done when P2 read write) and is seen at P4 too, harmlessly.
+ *
+ * The two exits are left to the caller's slow path, so that no call
+ * happens on the fast one: no value is live across a call and the commit
+ * needs no saved register.
  */
-static __always_inline void rb_end_commit_fast(struct rb_cpu_buffer *cpu_buffer)
+static __always_inline enum rb_commit_left
+rb_end_commit_fast(struct rb_cpu_buffer *cpu_buffer)
 {
 	struct rb_page *page = cpu_buffer->commit_page;
 	unsigned long commits;
@@ -452,10 +464,8 @@ static __always_inline void rb_end_commit_fast(struct rb_cpu_buffer *cpu_buffer)
 	/* commits read before committing: vs. interrupts. */
 	barrier();
 	if (unlikely(local_read(&cpu_buffer->committing) != 1 ||
-		     page != READ_ONCE(cpu_buffer->tail_page))) {
-		rb_end_commit(cpu_buffer);
-		return;
-	}
+		     page != READ_ONCE(cpu_buffer->tail_page)))
+		return RB_COMMIT_GENERAL;
 	rb_hook(cpu_buffer->buffer, RBT_HOOK_COMMIT);
 	/* Events visible before commit: pairs with the reader's smp_rmb(). */
 	smp_wmb();
@@ -467,7 +477,8 @@ static __always_inline void rb_end_commit_fast(struct rb_cpu_buffer *cpu_buffer)
 	barrier();
 	/*P4*/
 	if (unlikely(local_read(&cpu_buffer->commits) != commits))
-		rb_end_commit_again(cpu_buffer);
+		return RB_COMMIT_AGAIN;
+	return RB_COMMIT_DONE;
 }
 
 /*
@@ -614,7 +625,6 @@ static __always_inline bool rb_recursive_lock_bit(struct rb_cpu_buffer *cpu_buff
 
 static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
 {
-	unsigned int val = cpu_buffer->current_context;
 	unsigned int pc = preempt_count();
 
 	/*
@@ -622,9 +632,20 @@ static __always_inline bool rb_recursive_lock(struct rb_cpu_buffer *cpu_buffer)
 	 * a constant bit (the compiler folds 1U << bit into the test and
 	 * the or; with a bit merged from both branches it shifted).
 	 */
-	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))))
-		return rb_recursive_lock_bit(cpu_buffer, val, RB_CTX_NORMAL);
-	return rb_recursive_lock_bit(cpu_buffer, val,
+	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))) {
+		/*
+		 * Its bit free: set it, in one instruction where there is
+		 * one (x86's bts). Not atomic, and it need not be: an
+		 * interrupt between a load and a store of the word leaves
+		 * it as it found it (it sets its own bit, unlock takes it
+		 * off). Found set, the word is unchanged: the general case.
+		 */
+		if (likely(!__test_and_set_bit(RB_CTX_NORMAL, &cpu_buffer->current_context)))
+			return false;
+		return rb_recursive_lock_bit(cpu_buffer, cpu_buffer->current_context,
+					     RB_CTX_NORMAL);
+	}
+	return rb_recursive_lock_bit(cpu_buffer, cpu_buffer->current_context,
 				     RB_CTX_NORMAL - interrupt_context_level());
 }
 
@@ -718,7 +739,9 @@ rb_reserve_after_c(struct rb_cpu_buffer *cpu_buffer, struct rb_page *tail_page,
  * through S1 (before anything is written) or S2 (after C) into the
  * general path, which then does exactly what it would have done.
  *
- *  A  w = write index; before, after = the stamps; ts = clock
+ *  T  ts = clock, before A (a writer that nests between T and A ends
+ *     with a write_stamp at or after ts: the S1 test catches "after")
+ *  A  w = write index; before, after = the stamps
  *     S1 unless w != 0, before == after, ts - after fits 27 bits
  *  B  before_stamp = ts
  *  C  write = local_add_return(len); tail = write - len
@@ -735,7 +758,8 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
 		bool data)
 {
 	struct rbt_buffer *buffer = cpu_buffer->buffer;
-	unsigned long len, w, write, tail;
+	unsigned long wraw, w, old, write, tail;
+	unsigned int len;
 	struct rb_page *tail_page;
 	struct rbt_event *event;
 	u64 before, after, ts;
@@ -748,38 +772,60 @@ rb_reserve_fast(struct rb_cpu_buffer *cpu_buffer, unsigned long length,
 	if (static_branch_unlikely(&rb_validate_key))
 		return rb_reserve_slow(cpu_buffer, length, data);
 
+	/*
+	 * The clock first, before A: only @cpu_buffer and @length live
+	 * across the call (two saved registers, no spills). An interrupt
+	 * that writes between this read and A leaves a write_stamp at or
+	 * after @ts: equal, the two events share a stamp, in order; later
+	 * (or a clock that went back), ts - after wraps and the delta test
+	 * below sends us to S1, which reads the clock again after its own
+	 * A. One that writes after A is seen at S2, as when the clock came
+	 * after A.
+	 */
+	ts = rb_time_stamp(buffer);
+	/* The clock before A's loads (the latch clock is inline). */
+	barrier();
+	/*
+	 * Loaded again rather than kept across the clock call: one load
+	 * instead of a saved register (it does not change under us).
+	 */
+	buffer = READ_ONCE(cpu_buffer->buffer);
 	len = rb_calculate_event_length(length);
 	/* Keep the compiler from re-reading tail_page below. */
 	tail_page = READ_ONCE(cpu_buffer->tail_page);
 
- /*A*/	w = rb_page_write(tail_page);
+	/*
+	 * The whole write word, with the updater count in its high bits
+	 * (RB_WRITE_INTCNT: page moves add to it, nothing takes it off):
+	 * C compares it whole with what local_add_return() found.
+	 */
+ /*A*/	wraw = local_read(&tail_page->write);
+	w = wraw & RB_WRITE_MASK;
 	/* The index before the stamps: see rb_ts_read_stamps(). */
 	barrier();
 	before = local64_read(&cpu_buffer->before_stamp);
 	after = local64_read(&cpu_buffer->write_stamp);
 	barrier();
-	/* Tested before the clock call: fewer values live across it. */
-	if (unlikely(!w || before != after))
+	if (unlikely(!w || before != after || rb_delta_too_big(ts - after)))
 		return rb_reserve_slow(cpu_buffer, length, data);	/* S1 */
-	ts = rb_time_stamp(buffer);
-	if (unlikely(rb_delta_too_big(ts - after)))
-		return rb_reserve_slow(cpu_buffer, length, data);	/* S1 */
-	/*
-	 * Loaded again rather than kept across the clock call: one load
-	 * instead of a spill and a reload (it does not change under us).
-	 */
-	buffer = READ_ONCE(cpu_buffer->buffer);
 	rb_hook(buffer, RBT_HOOK_A);
 
  /*B*/	local64_set(&cpu_buffer->before_stamp, ts);
 	rb_hook(buffer, RBT_HOOK_B);
 
- /*C*/	write = local_add_return(len, &tail_page->write) & RB_WRITE_MASK;
-	tail = write - len;
+	/*
+	 * The word found is the one A read: nothing reserved and no page
+	 * moved since A (a move adds to the count), so the event starts
+	 * at w. Anything else: S2, with the index that was found.
+	 */
+ /*C*/	old = local_add_return(len, &tail_page->write) - len;
+	tail = w;
+	write = w + len;
 	rb_hook(buffer, RBT_HOOK_C);
-	if (unlikely(tail != w || write > buffer->subbuf_size))
-		return rb_reserve_after_c(cpu_buffer, tail_page, ts, after,
-					  w, write, len, data);	/* S2 */
+	if (unlikely(old != wraw || write > buffer->subbuf_size))
+		return rb_reserve_after_c(cpu_buffer, tail_page, ts, after, w,
+					  (old + len) & RB_WRITE_MASK,
+					  len, data);	/* S2 */
 
  /*D*/	local64_set(&cpu_buffer->write_stamp, ts);
 	rb_hook(buffer, RBT_HOOK_D);
@@ -806,13 +852,18 @@ static __always_inline void *rb_lock_reserve_cpu(struct rb_cpu_buffer *cpu_buffe
 						 unsigned long length, bool data,
 						 bool slow)
 {
-	/* 1 to max_data_size in one compare: 0 wraps to ULONG_MAX. */
-	if (unlikely(length - 1 >= cpu_buffer->buffer->max_data_size)) {
-		local_inc(&cpu_buffer->too_big);
-		goto out;
-	}
 	if (unlikely(rb_recursive_lock(cpu_buffer)))
 		goto out;
+	/*
+	 * 1 to max_data_size in one compare: 0 wraps to ULONG_MAX. After
+	 * the guard: the buffer loaded here is the one the clock test
+	 * uses (the guard's bit operation makes the compiler load again).
+	 */
+	if (unlikely(length - 1 >= cpu_buffer->buffer->max_data_size)) {
+		local_inc(&cpu_buffer->too_big);
+		rb_recursive_unlock(cpu_buffer);
+		goto out;
+	}
 
 	/* A NULL from here has undone the guard (rb_reserve_ret()). */
 	if (slow) {
@@ -944,13 +995,46 @@ static __always_inline void rb_wakeups(struct rbt_buffer *buffer,
 	}
 }
 
-/* The commit of rbt_unlock_commit() and rbt_write(), on this CPU's buffer. */
+/*
+ * The rest of a commit that left the fast path: the publish it left
+ * (@left), the wakeups, the recursion guard and preemption, in the order
+ * of the fast path.
+ */
+static noinline notrace void rb_unlock_commit_slow(struct rbt_buffer *buffer,
+						   struct rb_cpu_buffer *cpu_buffer,
+						   enum rb_commit_left left)
+{
+	if (left == RB_COMMIT_GENERAL)
+		rb_end_commit(cpu_buffer);
+	else if (left == RB_COMMIT_AGAIN)
+		rb_end_commit_again(cpu_buffer);
+	rb_wakeups(buffer, cpu_buffer);
+	rb_recursive_unlock(cpu_buffer);
+	preempt_enable_notrace();
+}
+
+/*
+ * The commit of rbt_unlock_commit() and rbt_write(), on this CPU's buffer.
+ * Anything but a publish by the fast commit with no reader waiting ends
+ * in rb_unlock_commit_slow(), a tail call.
+ */
 static __always_inline void rb_unlock_commit(struct rbt_buffer *buffer,
 					     struct rb_cpu_buffer *cpu_buffer)
 {
+	enum rb_commit_left left;
+
 	local_inc(&cpu_buffer->entries);
-	rb_end_commit_fast(cpu_buffer);
-	rb_wakeups(buffer, cpu_buffer);
+	left = rb_end_commit_fast(cpu_buffer);
+	if (unlikely(left != RB_COMMIT_DONE)) {
+		rb_unlock_commit_slow(buffer, cpu_buffer, left);
+		return;
+	}
+	/* The waiter flags: the buffer's, the CPU's two in one load. */
+	if (unlikely(READ_ONCE(buffer->wq.waiters_pending) ||
+		     READ_ONCE(cpu_buffer->wq.any_pending))) {
+		rb_unlock_commit_slow(buffer, cpu_buffer, RB_COMMIT_DONE);
+		return;
+	}
 	rb_recursive_unlock(cpu_buffer);
 	preempt_enable_notrace();
 }

@@ -167,7 +167,7 @@ struct rb_cpu_buffer {
 	struct rb_page		*commit_page;	/* committed pages */
 	struct rb_page		*reader_page;
 	unsigned long		nr_pages;
-	unsigned int		current_context;
+	unsigned long		current_context;	/* a bitmap: bitops */
 	local_t			entries_bytes;
 	local_t			entries;
 	local_t			overrun;

@@ -40,21 +40,28 @@
 
 static __always_inline u64 rb_time_stamp(struct rbt_buffer *buffer)
 {
-	typeof(buffer->clock) clock = READ_ONCE(buffer->clock);
+	typeof(buffer->clock) clock;
 	u64 ts;
 
 	/*
 	 * The default clock by a direct call: no retpoline on the hot path.
 	 * trace_clock_local() is sched_clock() with preemption off, and the
 	 * writer has it off already: call sched_clock() itself (the same
-	 * value, one call and one preemption count pair fewer).
+	 * value, one call and one preemption count pair fewer). The pointer
+	 * is compared in memory (a plain read, which the compiler folds into
+	 * the compare; the clock is one word, set whole by rbt_set_clock())
+	 * and loaded again for the others: a clock set in between is a
+	 * clock set just before or just after.
 	 */
-	if (likely(clock == trace_clock_local))
+	if (likely(data_race(buffer->clock == trace_clock_local))) {
 		ts = sched_clock();
-	else if (clock == rbt_latch_clock)
-		ts = rb_latch_read();	/* inline: about 25 instructions */
-	else
-		ts = clock();
+	} else {
+		clock = READ_ONCE(buffer->clock);
+		if (clock == rbt_latch_clock)
+			ts = rb_latch_read();	/* inline: about 25 instructions */
+		else
+			ts = clock();
+	}
 
 	/* The buffer holds 59 bits; drop what would not fit. */
 	return ts & RB_ABS_TS_MASK;

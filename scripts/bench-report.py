@@ -349,6 +349,13 @@ def events_table(path):
         f = median([float(r['ns_per_call']) for r in rows if r['impl'] == 'ftrace' and r['event'] == ev]) - off
         r = med(rb) - off
         out.append(f'| {ev} ({rb[8:]}) | {f:.0f} | {r:.0f} | {ratio(r, f)} |')
+    # bench/events.sh: raw_syscalls:sys_enter with an event filter
+    for kind, text in (('fpass', 'id != 99999, keeps all'), ('freject', 'id == 99999, drops all')):
+        if not any(r['impl'] == 'ftrace-' + kind for r in rows):
+            continue
+        f = med('ftrace-' + kind) - off
+        r = med('rbtrace-' + kind) - off
+        out.append(f'| raw_syscalls:sys_enter, filter {text} | {f:.0f} | {r:.0f} | {ratio(r, f)} |')
     return out + ['']
 
 

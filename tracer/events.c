@@ -26,8 +26,11 @@
 #include <linux/xarray.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
+#include "filter.h"
+#include "pid.h"
 #include "trace.h"
 #include "stack.h"
+#include "trigger.h"
 
 /* ftrace's set_event parser takes words of at most 127 bytes. */
 #define RBTR_EVENT_WORD_MAX	127
@@ -148,7 +151,9 @@ int rbtr_event_register(struct rbtr_event_type *type)
 	if (ret)
 		goto out;
 	type->enabled = false;
-	type->cond = 0;
+	type->soft_ref = 0;
+	/* A pid filter in force applies to the new event too (pid.c). */
+	type->cond = !rbtr_event_is_ftrace(type) && rbtr_pid_events_on() ? RBTR_EVC_PID : 0;
 	RCU_INIT_POINTER(type->filter, NULL);
 	INIT_LIST_HEAD(&type->triggers);
 	ret = rbtr_events_fs_add(type);
@@ -179,11 +184,14 @@ out:
 void rbtr_event_unregister(struct rbtr_event_type *type)
 {
 	mutex_lock(&rbtr_events_mutex);
+	/* Its triggers, and the enable_event triggers of others that hold it. */
+	rbtr_triggers_event_gone(type);
 	if (type->enabled && type->unreg)
 		type->unreg(type);
 	type->enabled = false;
 	xa_erase(&rbtr_event_ids, type->id);
 	list_del(&type->list);
+	rbtr_filter_remove_event(type);
 	mutex_unlock(&rbtr_events_mutex);
 	/*
 	 * Outside the mutex: removing a file waits for the operations in
@@ -280,12 +288,14 @@ bool rbtr_event_is_ftrace(const struct rbtr_event_type *type)
  * bit points at (the filter, the triggers) is published before the bit
  * is set and freed only after a grace period past its clear, so a writer
  * that sees the bit and then finds the pointer NULL treats it as absent.
+ * Atomic (set_mask_bits()): an enable_event trigger flips
+ * RBTR_EVC_SOFT_OFF of its target from any context, without the mutex.
  */
 void rbtr_event_cond_update(struct rbtr_event_type *type, unsigned long set,
 			    unsigned long clear)
 {
 	lockdep_assert_held(&rbtr_events_mutex);
-	WRITE_ONCE(type->cond, (type->cond & ~clear) | set);
+	set_mask_bits(&type->cond, clear, set);
 }
 
 /**
@@ -350,11 +360,27 @@ const struct rbtr_event_type *rbtr_event_find(unsigned int id)
 	return xa_load(&rbtr_event_ids, id);
 }
 
+/* On as its enable file says: registered, and not soft-disabled. */
+static bool rbtr_event_on(const struct rbtr_event_type *type)
+{
+	return type->enabled && !(READ_ONCE(type->cond) & RBTR_EVC_SOFT_OFF);
+}
+
 static int rbtr_event_set_locked(struct rbtr_event_type *type, bool on)
 {
 	int ret;
 
-	if (!type->reg || type->enabled == on)
+	if (!type->reg)
+		return 0;
+	/* Soft mode: the probe stays for the triggers; the switch is the bit (ftrace's rule). */
+	if (type->soft_ref) {
+		if (on)
+			rbtr_event_cond_update(type, 0, RBTR_EVC_SOFT_OFF);
+		else
+			rbtr_event_cond_update(type, RBTR_EVC_SOFT_OFF, 0);
+		return 0;
+	}
+	if (type->enabled == on)
 		return 0;
 	if (on) {
 		if (rbtr_test_reg_fails(type))
@@ -384,6 +410,56 @@ int rbtr_event_set_one(struct rbtr_event_type *type, bool on)
 	ret = rbtr_event_set_locked(type, on);
 	mutex_unlock(&rbtr_events_mutex);
 	return ret;
+}
+
+/**
+ * rbtr_event_soft_get - hold @type in soft mode, for an enable_event trigger
+ * @type: the target, registered
+ *
+ * As ftrace's soft enable: the first hold of a disabled type registers
+ * its probe with RBTR_EVC_SOFT_OFF set (set first: no record before the
+ * trigger fires); an enabled type stays recording. Under
+ * rbtr_events_lock().
+ *
+ * Return: 0, -EINVAL for a type that cannot be enabled, or the error of
+ * its @reg (nothing held then).
+ */
+int rbtr_event_soft_get(struct rbtr_event_type *type)
+{
+	int ret;
+
+	lockdep_assert_held(&rbtr_events_mutex);
+	if (!type->reg)
+		return -EINVAL;
+	if (!type->soft_ref && !type->enabled) {
+		rbtr_event_cond_update(type, RBTR_EVC_SOFT_OFF, 0);
+		ret = rbtr_event_set_locked(type, true);
+		if (ret) {
+			rbtr_event_cond_update(type, 0, RBTR_EVC_SOFT_OFF);
+			return ret;
+		}
+	}
+	type->soft_ref++;
+	return 0;
+}
+
+/**
+ * rbtr_event_soft_put - drop a hold of rbtr_event_soft_get()
+ * @type: the target
+ *
+ * The last hold leaves the type as the triggers left it, as ftrace's:
+ * soft-disabled, its probe goes (before the bit is cleared, so that it
+ * records nothing meanwhile); else it stays enabled. Under
+ * rbtr_events_lock().
+ */
+void rbtr_event_soft_put(struct rbtr_event_type *type)
+{
+	lockdep_assert_held(&rbtr_events_mutex);
+	if (WARN_ON_ONCE(!type->soft_ref) || --type->soft_ref)
+		return;
+	if (READ_ONCE(type->cond) & RBTR_EVC_SOFT_OFF)
+		rbtr_event_set_locked(type, false);
+	rbtr_event_cond_update(type, 0, RBTR_EVC_SOFT_OFF);
 }
 
 /**
@@ -463,7 +539,7 @@ int rbtr_event_set_match(const struct rbtr_event_match *m, bool on, bool dry_run
 		if (!rbtr_event_matches(t, m))
 			continue;
 		ret = 0;
-		if (dry_run || t->enabled == on)
+		if (dry_run || rbtr_event_on(t) == on)
 			continue;
 		err = rbtr_event_set_locked(t, on);
 		if (err) {
@@ -508,7 +584,7 @@ int rbtr_event_set_list(char *buf, bool *truncate, bool *written)
 	*written = true;
 	/* toggled: the type is to change state. */
 	list_for_each_entry(t, &rbtr_event_list, list) {
-		t->toggled = *truncate && t->reg && t->enabled;
+		t->toggled = *truncate && t->reg && rbtr_event_on(t);
 		t->enabled_now = false;
 	}
 	while ((word = strsep(&buf, " \t\n")) != NULL) {
@@ -527,7 +603,7 @@ int rbtr_event_set_list(char *buf, bool *truncate, bool *written)
 			if (!rbtr_event_matches(t, &match))
 				continue;
 			any = true;
-			t->toggled = t->enabled != on;
+			t->toggled = rbtr_event_on(t) != on;
 		}
 		if (!any) {
 			ret = -EINVAL;
@@ -535,7 +611,7 @@ int rbtr_event_set_list(char *buf, bool *truncate, bool *written)
 		}
 	}
 	list_for_each_entry(t, &rbtr_event_list, list) {
-		if (!t->toggled || t->enabled)
+		if (!t->toggled || rbtr_event_on(t))
 			continue;
 		ret = rbtr_event_set_locked(t, true);
 		if (ret)
@@ -544,7 +620,7 @@ int rbtr_event_set_list(char *buf, bool *truncate, bool *written)
 		t->toggled = false;
 	}
 	list_for_each_entry(t, &rbtr_event_list, list)
-		if (t->toggled && t->enabled)
+		if (t->toggled && rbtr_event_on(t))
 			rbtr_event_set_locked(t, false);
 	*truncate = false;
 	goto out;

@@ -150,6 +150,9 @@ typedef void (*rbtr_print_field_fn)(struct seq_buf *s, const struct rbtr_field *
  * @filter: the filter its records must pass, or NULL (filter.c); RCU
  * @triggers: its triggers (trigger.c), an RCU list
  * @enabled: (private) on or off, under the registry mutex
+ * @soft_ref: (private) holds of enable_event/disable_event triggers
+ *            (rbtr_event_soft_get()): while non-zero, the probe stays and
+ *            the enable files switch RBTR_EVC_SOFT_OFF (ftrace's SOFT_MODE)
  * @toggled: (private) switched by the current rbtr_event_set_match()
  * @enabled_now: (private) enabled by the current rbtr_event_set_list()
  * @list: (private) registry list
@@ -170,6 +173,7 @@ struct rbtr_event_type {
 	struct rbtr_filter __rcu *filter;
 	struct list_head	triggers;
 	bool			enabled;
+	unsigned int		soft_ref;
 	bool			toggled;
 	bool			enabled_now;
 	struct list_head	list;
@@ -250,6 +254,8 @@ void rbtr_events_unlock(void);
 struct rbtr_event_type *rbtr_event_lookup(const char *system, const char *name);
 int rbtr_event_for_each(int (*fn)(struct rbtr_event_type *type, void *data), void *data);
 bool rbtr_event_is_ftrace(const struct rbtr_event_type *type);
+int rbtr_event_soft_get(struct rbtr_event_type *type);
+void rbtr_event_soft_put(struct rbtr_event_type *type);
 bool rbtr_cpu_traced(int cpu);
 void rbtr_set_traced_cpus(const struct cpumask *mask);
 void rbtr_get_traced_cpus(struct cpumask *mask);

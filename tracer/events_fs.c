@@ -17,7 +17,9 @@
 #include <linux/ctype.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
+#include "filter.h"
 #include "trace.h"
+#include "trigger.h"
 
 /* A set_event write; its words are checked in events.c. */
 #define RBTR_SET_EVENT_MAX	4096
@@ -29,6 +31,7 @@ struct rbtr_event_system {
 	struct dentry		*dir;
 	unsigned int		nr_events;
 	bool			has_enable;
+	char			*filter_text;	/* under rbtr_events_lock() */
 };
 
 static struct dentry *rbtr_events_dir;
@@ -86,13 +89,22 @@ static int rbtr_id_show(struct seq_file *m, void *v)
 }
 RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_id);
 
-/* events/<system>/<event>/enable */
+/*
+ * events/<system>/<event>/enable: 0 or 1, with tracefs's '*' while an
+ * enable_event trigger holds it in soft mode or it is soft-disabled.
+ */
 static int rbtr_enable_show(struct seq_file *m, void *v)
 {
 	struct rbtr_event_type *type = m->private;
-	struct rbtr_event_match match = { .system = type->system, .event = type->name };
+	unsigned long cond;
+	bool on, soft;
 
-	seq_printf(m, "%c\n", rbtr_event_state(&match));
+	rbtr_events_lock();
+	cond = READ_ONCE(type->cond);
+	on = type->enabled && !(cond & RBTR_EVC_SOFT_OFF);
+	soft = type->soft_ref || (cond & RBTR_EVC_SOFT_OFF);
+	rbtr_events_unlock();
+	seq_printf(m, "%d%s\n", on, soft ? "*" : "");
 	return 0;
 }
 
@@ -131,14 +143,39 @@ static const struct file_operations rbtr_enable_fops = {
 };
 
 /*
- * events/<system>/filter and events/<system>/<event>/filter. rbtrace has
- * no event filters; the files exist because trace-cmd finds the events
- * of "record -e sched" by globbing events/sched/filter. They read "none"
- * and accept only the clearing writes ("0", or nothing) trace-cmd makes.
+ * events/<system>/<event>/filter and events/<system>/filter: ftrace's
+ * filter grammar (filter.c). A write of "0" clears; any other text is
+ * parsed (a page at most, as tracefs) and set, or refused with the
+ * errno ftrace gives, the old filter kept and the error in error_log.
+ * Reading shows the text as written, or "none".
  */
+static char *rbtr_filter_copy(const char __user *ubuf, size_t cnt, char **text)
+{
+	char *buf;
+
+	if (cnt >= PAGE_SIZE)
+		return ERR_PTR(-EINVAL);
+	buf = memdup_user_nul(ubuf, cnt);
+	if (IS_ERR(buf))
+		return buf;
+	/* As ftrace: blanks cut at the end, kept at the start; "0" clears. */
+	*text = strim(buf);
+	if (!strcmp(*text, "0"))
+		*text = NULL;
+	else
+		*text = buf;
+	return buf;
+}
+
 static int rbtr_filter_show(struct seq_file *m, void *v)
 {
-	seq_puts(m, "none\n");
+	struct rbtr_event_type *type = m->private;
+	struct rbtr_filter *f;
+
+	rbtr_events_lock();
+	f = rcu_dereference_protected(type->filter, true);
+	seq_printf(m, "%s\n", f ? rbtr_filter_text(f) : "none");
+	rbtr_events_unlock();
 	return 0;
 }
 
@@ -148,24 +185,25 @@ static int rbtr_filter_open(struct inode *inode, struct file *file)
 
 	if (ret)
 		return ret;
-	return single_open(file, rbtr_filter_show, NULL);
+	return single_open(file, rbtr_filter_show, inode->i_private);
 }
 
 static ssize_t rbtr_filter_write(struct file *file, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
-	char buf[4] = "", *s;
+	struct rbtr_event_type *type = file_inode(file)->i_private;
+	char *buf, *text;
+	int ret;
 
-	if (cnt >= sizeof(buf) || copy_from_user(buf, ubuf, cnt))
-		goto refuse;
-	s = strim(buf);
-	if (*s && strcmp(s, "0"))
-		goto refuse;
+	buf = rbtr_filter_copy(ubuf, cnt, &text);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = rbtr_filter_set_event(type, text);
+	kfree(buf);
+	if (ret)
+		return ret;
 	*ppos += cnt;
 	return cnt;
-refuse:
-	pr_warn_ratelimited("rbtrace: event filters are not supported\n");
-	return -EINVAL;
 }
 
 static const struct file_operations rbtr_filter_fops = {
@@ -175,6 +213,130 @@ static const struct file_operations rbtr_filter_fops = {
 	.write		= rbtr_filter_write,
 	.llseek		= seq_lseek,
 	.release	= single_release,
+};
+
+/* events/<system>/filter: i_private is the system; its text under rbtr_events_lock(). */
+static int rbtr_sys_filter_show(struct seq_file *m, void *v)
+{
+	struct rbtr_event_system *sys = m->private;
+
+	rbtr_events_lock();
+	seq_printf(m, "%s\n", sys->filter_text ? sys->filter_text : "none");
+	rbtr_events_unlock();
+	return 0;
+}
+
+static int rbtr_sys_filter_open(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
+	return single_open(file, rbtr_sys_filter_show, inode->i_private);
+}
+
+static ssize_t rbtr_sys_filter_write(struct file *file, const char __user *ubuf,
+				     size_t cnt, loff_t *ppos)
+{
+	struct rbtr_event_system *sys = file_inode(file)->i_private;
+	char *buf, *text, *keep = NULL;
+	int ret;
+
+	buf = rbtr_filter_copy(ubuf, cnt, &text);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	if (text) {
+		keep = kstrdup(text, GFP_KERNEL);
+		if (!keep) {
+			kfree(buf);
+			return -ENOMEM;
+		}
+	}
+	ret = rbtr_filter_set_system(sys->name, text);
+	kfree(buf);
+	if (ret) {
+		kfree(keep);
+		return ret;
+	}
+	rbtr_events_lock();
+	swap(keep, sys->filter_text);
+	rbtr_events_unlock();
+	kfree(keep);
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rbtr_sys_filter_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_sys_filter_open,
+	.read		= seq_read,
+	.write		= rbtr_sys_filter_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/*
+ * discard_stats: per CPU, the records an event filter (or a soft
+ * disable, a pid filter) dropped after they were written, and how many
+ * of those gave their space back; the others are padding in the buffer.
+ * ftrace counts none of it; its per_cpu/cpuN/stats stays as ftrace's.
+ */
+static int rbtr_discard_stats_show(struct seq_file *m, void *v)
+{
+	struct rbtr_trace *tr = m->private;
+	struct rbt_cpu_stats st;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (rbt_cpu_stats(tr->buffer, cpu, &st))
+			continue;
+		seq_printf(m, "cpu%d discarded: %llu reclaimed: %llu\n", cpu,
+			   st.discarded, st.reclaimed);
+	}
+	return 0;
+}
+RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_discard_stats);
+
+/* error_log: ftrace's; a truncating open ("echo > error_log") clears it. */
+static int rbtr_error_log_seq_show(struct seq_file *m, void *v)
+{
+	rbtr_error_log_show(m);
+	return 0;
+}
+
+static int rbtr_error_log_open(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		rbtr_error_log_clear();
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	return single_open(file, rbtr_error_log_seq_show, NULL);
+}
+
+static ssize_t rbtr_error_log_write(struct file *file, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	return cnt;
+}
+
+static int rbtr_error_log_release(struct inode *inode, struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return single_release(inode, file);
+	return 0;
+}
+
+static const struct file_operations rbtr_error_log_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_error_log_open,
+	.read		= seq_read,
+	.write		= rbtr_error_log_write,
+	.llseek		= seq_lseek,
+	.release	= rbtr_error_log_release,
 };
 
 /*
@@ -392,6 +554,7 @@ static void rbtr_put_system(struct rbtr_event_system *sys)
 		return;
 	list_del(&sys->list);
 	debugfs_remove_recursive(sys->dir);
+	kfree(sys->filter_text);
 	kfree(sys->name);
 	kfree(sys);
 }
@@ -408,10 +571,11 @@ static int rbtr_add_event_files(struct rbtr_event_system *sys, struct rbtr_event
 	if (type->reg) {
 		debugfs_create_file("enable", 0600, dir, type, &rbtr_enable_fops);
 		debugfs_create_file("filter", 0600, dir, type, &rbtr_filter_fops);
+		debugfs_create_file("trigger", 0600, dir, type, &rbtr_trigger_fops);
 		if (!sys->has_enable) {
 			debugfs_create_file("enable", 0600, sys->dir,
 					    (void *)sys->name, &rbtr_group_enable_fops);
-			debugfs_create_file("filter", 0600, sys->dir, NULL, &rbtr_filter_fops);
+			debugfs_create_file("filter", 0600, sys->dir, sys, &rbtr_sys_filter_fops);
 			sys->has_enable = true;
 		}
 	}
@@ -487,6 +651,8 @@ int rbtr_events_fs_init(struct rbtr_trace *tr)
 	debugfs_create_file("enable", 0600, dir, NULL, &rbtr_group_enable_fops);
 	debugfs_create_file("set_event", 0600, top, NULL, &rbtr_set_event_fops);
 	debugfs_create_file("available_events", 0400, top, NULL, &rbtr_available_events_fops);
+	debugfs_create_file("error_log", 0600, top, NULL, &rbtr_error_log_fops);
+	debugfs_create_file("discard_stats", 0400, top, tr, &rbtr_discard_stats_fops);
 	rbtr_events_dir = dir;
 	rbtr_events_add_existing();
 	return 0;
@@ -506,9 +672,11 @@ void rbtr_events_fs_exit(void)
 	mutex_lock(&rbtr_systems_mutex);
 	list_for_each_entry_safe(sys, tmp, &rbtr_systems, list) {
 		list_del(&sys->list);
+		kfree(sys->filter_text);
 		kfree(sys->name);
 		kfree(sys);
 	}
 	rbtr_events_dir = NULL;
+	rbtr_error_log_clear();
 	mutex_unlock(&rbtr_systems_mutex);
 }

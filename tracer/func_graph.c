@@ -45,6 +45,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include "func_graph.h"
+#include "pid.h"
 #include "trace.h"
 
 /*

@@ -13,8 +13,9 @@
  * keeps the selections and programs rbtr_fn_ops's filter and notrace
  * hashes with them.
  *
- * set_ftrace_pid: a bitmap of pids tested by the callbacks (ftrace's own
- * pid filter, FTRACE_OPS_FL_PID, is not for modules' ops).
+ * set_ftrace_pid and set_ftrace_notrace_pid are pid.c's: the callbacks
+ * test rbtr_fn_pid_ignored() (ftrace's own pid filter, FTRACE_OPS_FL_PID,
+ * is not for modules' ops).
  *
  * Recursion: every callback takes ftrace_test_recursion_trylock() (the ops
  * say FTRACE_OPS_FL_RECURSION, so ftrace calls it directly, without its
@@ -22,7 +23,6 @@
  * function_stats. rbtrace itself is built without fentry calls (Kbuild),
  * so nothing the callback calls in rbtrace can come back into it.
  */
-#include <linux/bitmap.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/ftrace.h>
@@ -33,14 +33,12 @@
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
-#include <linux/threads.h>
 #include <linux/trace_recursion.h>
 #include <linux/uaccess.h>
-#include <linux/vmalloc.h>
 #include "events.h"
 #include "function.h"
+#include "pid.h"
 #include "trace.h"
 
 /* ftrace's struct ftrace_entry */
@@ -55,10 +53,6 @@ static struct rbtr_trace *rbtr_fn_tr;
 static DEFINE_MUTEX(rbtr_fn_mutex);
 static enum rbtr_tracer rbtr_fn_cur;
 static DEFINE_PER_CPU(unsigned long, rbtr_fn_recursion);
-
-/* set_ftrace_pid: bitmap of PID_MAX_LIMIT bits, made at the first write. */
-static unsigned long *rbtr_fn_pids;
-static bool rbtr_fn_pids_on;
 
 static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs);
@@ -87,21 +81,6 @@ static struct rbtr_event_type rbtr_fn_type = {
 	.print		= rbtr_fn_print,
 };
 
-/**
- * rbtr_fn_pid_ignored - does set_ftrace_pid leave the current task out?
- *
- * Racing with a change of set_ftrace_pid, a call may be recorded or not.
- *
- * Return: true if a pid list is set and the current pid is not in it.
- */
-bool rbtr_fn_pid_ignored(void)
-{
-	/* Pairs with smp_store_release() in rbtr_fn_pids_write(). */
-	if (!smp_load_acquire(&rbtr_fn_pids_on))
-		return false;
-	return !test_bit(current->pid, rbtr_fn_pids);
-}
-
 /*
  * The function tracer's callback. notrace is implied: the whole module is
  * built without fentry calls. Steps: A refuse recursion (counted); the
@@ -109,15 +88,15 @@ bool rbtr_fn_pid_ignored(void)
  * preempt_disable() of their own. B the pid filter and tracing_cpumask.
  * C the context: ftrace's tracing_gen_ctx_dec(), the trylock's own
  * preemption level taken off, so that the flags read as ftrace's. D the
- * record, reserved directly (rbtr_event_reserve() would disable
- * preemption once more): the cost per call is the benchmark's.
+ * record, reserved directly by rbt_reserve(), which returns where the
+ * payload goes (rbtr_event_reserve() would disable preemption once
+ * more): the cost per call is the benchmark's.
  */
 static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct rbtr_fn_entry *e;
 	struct rbt_buffer *buffer;
-	struct rbt_event *event;
 	unsigned int ctx;
 	int bit;
 
@@ -137,10 +116,9 @@ static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 	/*D: the live buffer read under the trylock's preemption off (snapshot.c) */
 	rbtr_cmdline_save();
 	buffer = rbtr_live_buffer(rbtr_fn_tr);
-	event = rbt_lock_reserve(buffer, sizeof(*e));
-	if (!event)
+	e = rbt_reserve(buffer, sizeof(*e));
+	if (!e)
 		goto out;
-	e = rbt_event_data(event);
 	e->ent.type = RBTR_TRACE_FN_ID;
 	e->ent.flags = ctx >> 16;
 	e->ent.preempt_count = ctx & 0xff;
@@ -311,114 +289,6 @@ static int rbtr_avail_tracers_show(struct seq_file *m, void *v)
 }
 RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_avail_tracers);
 
-/* ---- set_ftrace_pid ----------------------------------------------------- */
-
-static int rbtr_fn_pids_show(struct seq_file *m, void *v)
-{
-	unsigned long pid;
-	bool any = false;
-
-	mutex_lock(&rbtr_fn_mutex);
-	if (rbtr_fn_pids_on) {
-		for_each_set_bit(pid, rbtr_fn_pids, PID_MAX_LIMIT) {
-			seq_printf(m, "%lu\n", pid);
-			any = true;
-		}
-	}
-	mutex_unlock(&rbtr_fn_mutex);
-	if (!any)
-		seq_puts(m, "no pid\n");
-	return 0;
-}
-
-static void rbtr_fn_pids_clear_locked(void)
-{
-	/* Off before the bits: a callback never sees an empty list on. */
-	WRITE_ONCE(rbtr_fn_pids_on, false);
-	if (rbtr_fn_pids)
-		bitmap_zero(rbtr_fn_pids, PID_MAX_LIMIT);
-}
-
-static int rbtr_fn_pids_open(struct inode *inode, struct file *file)
-{
-	int ret = rbtr_check_open();
-
-	if (ret)
-		return ret;
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		mutex_lock(&rbtr_fn_mutex);
-		rbtr_fn_pids_clear_locked();
-		mutex_unlock(&rbtr_fn_mutex);
-	}
-	return single_open(file, rbtr_fn_pids_show, NULL);
-}
-
-/* Parse every pid first: a bad one leaves the list as it was. */
-static int rbtr_fn_pids_parse(char *buf, unsigned long *pids, unsigned int max,
-			      unsigned int *nr)
-{
-	char *word;
-	unsigned long v;
-
-	*nr = 0;
-	while ((word = strsep(&buf, " \t\n")) != NULL) {
-		if (!*word)
-			continue;
-		if (kstrtoul(word, 0, &v) || v >= PID_MAX_LIMIT || *nr == max)
-			return -EINVAL;
-		pids[(*nr)++] = v;
-	}
-	return 0;
-}
-
-#define RBTR_FN_PIDS_PER_WRITE	256
-
-static ssize_t rbtr_fn_pids_write(struct file *file, const char __user *ubuf,
-				  size_t cnt, loff_t *ppos)
-{
-	unsigned long *pids;
-	unsigned int i, n;
-	char *buf;
-	int ret;
-
-	if (!cnt)
-		return 0;
-	buf = memdup_user_nul(ubuf, min_t(size_t, cnt, PAGE_SIZE - 1));
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	pids = kcalloc(RBTR_FN_PIDS_PER_WRITE, sizeof(*pids), GFP_KERNEL);
-	ret = pids ? rbtr_fn_pids_parse(buf, pids, RBTR_FN_PIDS_PER_WRITE, &n) : -ENOMEM;
-	if (ret) {
-		pr_warn_ratelimited("rbtrace: set_ftrace_pid: not a list of pids\n");
-		goto out;
-	}
-	mutex_lock(&rbtr_fn_mutex);
-	if (!rbtr_fn_pids)
-		rbtr_fn_pids = vzalloc(BITS_TO_LONGS(PID_MAX_LIMIT) * sizeof(long));
-	if (!rbtr_fn_pids) {
-		ret = -ENOMEM;
-	} else if (n) {
-		for (i = 0; i < n; i++)
-			set_bit(pids[i], rbtr_fn_pids);
-		/* The bits before on: pairs with rbtr_fn_pid_ignored(). */
-		smp_store_release(&rbtr_fn_pids_on, true);
-	}
-	mutex_unlock(&rbtr_fn_mutex);
-out:
-	kfree(pids);
-	kfree(buf);
-	return ret ?: min_t(size_t, cnt, PAGE_SIZE - 1);
-}
-
-static const struct file_operations rbtr_fn_pids_fops = {
-	.owner		= THIS_MODULE,
-	.open		= rbtr_fn_pids_open,
-	.read		= seq_read,
-	.write		= rbtr_fn_pids_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
-
 /* ---- function_stats ----------------------------------------------------- */
 
 /* Calls refused as recursive, summed over the CPUs; the graph's misses. */
@@ -446,7 +316,7 @@ void rbtr_function_files(struct rbtr_trace *tr)
 	debugfs_create_file("current_tracer", 0600, top, tr, &rbtr_tracer_fops);
 	debugfs_create_file("available_tracers", 0400, top, tr, &rbtr_avail_tracers_fops);
 	rbtr_fn_filter_files(top);
-	debugfs_create_file("set_ftrace_pid", 0600, top, NULL, &rbtr_fn_pids_fops);
+	rbtr_pid_files(tr);
 	debugfs_create_file("function_stats", 0400, top, NULL, &rbtr_fn_stats_fops);
 	rbtr_graph_files(top);
 }
@@ -491,6 +361,8 @@ fail_ops:
  */
 void rbtr_function_exit(void)
 {
+	/* The pid filters first: their conditions are on events still registered. */
+	rbtr_pid_exit();
 	mutex_lock(&rbtr_fn_mutex);
 	rbtr_tracer_stop_locked();
 	mutex_unlock(&rbtr_fn_mutex);
@@ -498,7 +370,4 @@ void rbtr_function_exit(void)
 	rbtr_event_unregister(&rbtr_fn_type);
 	ftrace_free_filter(&rbtr_fn_ops);
 	rbtr_fn_filter_exit();
-	vfree(rbtr_fn_pids);
-	rbtr_fn_pids = NULL;
-	rbtr_fn_pids_on = false;
 }

@@ -33,7 +33,6 @@ void rbtr_function_exit(void);
 void rbtr_function_files(struct rbtr_trace *tr);
 enum rbtr_tracer rbtr_current_tracer(void);
 const char *rbtr_current_tracer_name(void);
-bool rbtr_fn_pid_ignored(void);
 void rbtr_fn_print_sym(struct seq_buf *s, unsigned long ip);
 extern struct ftrace_ops rbtr_fn_ops;
 

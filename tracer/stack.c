@@ -32,6 +32,7 @@
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
+#include "pid.h"
 #include "stack.h"
 #include "trace.h"
 
@@ -327,6 +328,7 @@ static ssize_t rbtr_stack_opt_write(struct file *filp, const char __user *ubuf, 
 static int rbtr_trace_options_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "%sstacktrace\n", READ_ONCE(rbtr_stack_on) ? "" : "no");
+	rbtr_pid_options_show(m);
 	return 0;
 }
 
@@ -342,6 +344,7 @@ static ssize_t rbtr_trace_options_write(struct file *filp, const char __user *ub
 {
 	char buf[64], *name;
 	bool on = true;
+	int ret;
 
 	if (cnt >= sizeof(buf))
 		return -EINVAL;
@@ -353,9 +356,14 @@ static ssize_t rbtr_trace_options_write(struct file *filp, const char __user *ub
 		on = false;
 		name += 2;
 	}
-	if (strcmp(name, "stacktrace"))
-		return -EINVAL;
-	rbtr_stack_set(on);
+	if (strcmp(name, "stacktrace")) {
+		/* event-fork, function-fork: pid.c's (trace-cmd record -c). */
+		ret = rbtr_pid_option_set(name, on);
+		if (ret)
+			return ret == -ENOENT ? -EINVAL : ret;
+	} else {
+		rbtr_stack_set(on);
+	}
 	*ppos += cnt;
 	return cnt;
 }
