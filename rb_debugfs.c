@@ -51,8 +51,13 @@ static ssize_t tracing_on_read(struct file *filp, char __user *ubuf,
 			       size_t cnt, loff_t *ppos)
 {
 	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
+	bool on;
 
-	return rbtr_read_u64(ubuf, cnt, ppos, rbt_record_is_on(tr->buffer));
+	/* The snapshot's "echo 0" frees a buffer under files_mutex. */
+	mutex_lock(&tr->files_mutex);
+	on = rbt_record_is_on(tr->buffer);
+	mutex_unlock(&tr->files_mutex);
+	return rbtr_read_u64(ubuf, cnt, ppos, on);
 }
 
 static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf,
@@ -67,13 +72,8 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf,
 		return ret;
 	if (val > 1)
 		return -EINVAL;
-	if (val) {
-		rbt_record_on(tr->buffer);
-	} else {
-		rbt_record_off(tr->buffer);
-		/* As tracefs: readers waiting for more see the end now. */
-		rbt_wake_waiters(tr->buffer, RBT_ALL_CPUS);
-	}
+	/* As tracefs: off wakes the readers waiting for more, to see the end. */
+	rbtr_buffers_set_on(tr, val);
 	*ppos += cnt;
 	return cnt;
 }
@@ -100,6 +100,8 @@ static ssize_t buffer_size_read(struct file *filp, char __user *ubuf,
 	char buf[32];
 	int r;
 
+	/* The snapshot's "echo 0" frees a buffer under it (snapshot.c). */
+	mutex_lock(&tr->files_mutex);
 	if (cpu != RBT_ALL_CPUS) {
 		size = rbt_size(tr->buffer, cpu);
 	} else {
@@ -109,6 +111,7 @@ static ssize_t buffer_size_read(struct file *filp, char __user *ubuf,
 			size = rbt_size(tr->buffer, i);
 		}
 	}
+	mutex_unlock(&tr->files_mutex);
 	if (same)
 		r = scnprintf(buf, sizeof(buf), "%lu\n", size >> 10);
 	else
@@ -149,7 +152,7 @@ static ssize_t buffer_size_write(struct file *filp, const char __user *ubuf,
 	if (ret)
 		return ret;
 	mutex_lock(&tr->files_mutex);
-	ret = rbt_resize(tr->buffer, kb << 10, cpu);
+	ret = rbtr_buffers_resize(tr, kb << 10, cpu);
 	mutex_unlock(&tr->files_mutex);
 	if (ret)
 		return rb_size_failed("buffer_size_kb", kb, ret);
@@ -173,8 +176,10 @@ static ssize_t buffer_total_read(struct file *filp, char __user *ubuf,
 	unsigned long total = 0;
 	int cpu;
 
+	mutex_lock(&tr->files_mutex);
 	for_each_possible_cpu(cpu)
 		total += rbt_size(tr->buffer, cpu) >> 10;
+	mutex_unlock(&tr->files_mutex);
 	return rbtr_read_u64(ubuf, cnt, ppos, total);
 }
 
@@ -190,8 +195,12 @@ static ssize_t subbuf_size_read(struct file *filp, char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
 	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
+	size_t size;
 
-	return rbtr_read_u64(ubuf, cnt, ppos, rbt_read_page_size(tr->buffer) >> 10);
+	mutex_lock(&tr->files_mutex);
+	size = rbt_read_page_size(tr->buffer);
+	mutex_unlock(&tr->files_mutex);
+	return rbtr_read_u64(ubuf, cnt, ppos, size >> 10);
 }
 
 /*
@@ -216,7 +225,7 @@ static ssize_t subbuf_size_write(struct file *filp, const char __user *ubuf,
 	if (order > RBT_MAX_SUBBUF_ORDER)
 		return -EINVAL;
 	mutex_lock(&tr->files_mutex);
-	ret = tr->readers_open ? -EBUSY : rbt_set_subbuf_order(tr->buffer, order);
+	ret = tr->readers_open ? -EBUSY : rbtr_buffers_set_subbuf_order(tr, order);
 	mutex_unlock(&tr->files_mutex);
 	if (ret)
 		return rb_size_failed("buffer_subbuf_size_kb", kb, ret);
@@ -408,9 +417,13 @@ static int stats_show(struct seq_file *m, void *v)
 	struct inode *inode = m->private;
 	struct rbtr_trace *tr = rbtr_file_trace(inode);
 	struct rbt_cpu_stats st;
+	u64 now;
 	int ret;
 
+	mutex_lock(&tr->files_mutex);
 	ret = rbt_cpu_stats(tr->buffer, rbtr_file_cpu(inode), &st);
+	now = rbt_time_stamp(tr->buffer);
+	mutex_unlock(&tr->files_mutex);
 	if (ret)
 		return ret;
 	seq_printf(m, "entries: %llu\n", st.entries);
@@ -418,7 +431,7 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "commit overrun: %llu\n", st.commit_overrun);
 	seq_printf(m, "bytes: %llu\n", st.bytes);
 	rb_stats_ts(m, tr, "oldest event ts", st.oldest_ts);
-	rb_stats_ts(m, tr, "now ts", rbt_time_stamp(tr->buffer));
+	rb_stats_ts(m, tr, "now ts", now);
 	seq_printf(m, "dropped events: %llu\n", st.dropped);
 	seq_printf(m, "read events: %llu\n", st.read);
 	return 0;
@@ -455,6 +468,7 @@ static int rb_create_cpu_dir(struct rbtr_trace *tr, struct dentry *per_cpu, int 
 	rbtr_create_cpu_file("trace_pipe_raw", 0400, dir, tr, cpu, &rbtr_pipe_raw_fops);
 	rbtr_create_cpu_file("stats", 0400, dir, tr, cpu, &stats_fops);
 	rbtr_create_cpu_file("buffer_size_kb", 0600, dir, tr, cpu, &buffer_size_fops);
+	rbtr_snapshot_cpu_files(tr, dir, cpu);
 	return 0;
 }
 
@@ -520,6 +534,7 @@ static int rb_create_tree(struct rbtr_trace *tr)
 	rbtr_function_files(tr);
 	rbtr_kprobes_files(tr);
 	rbtr_stack_files(tr);
+	rbtr_snapshot_files(tr);
 	return 0;
 }
 

@@ -290,7 +290,7 @@ static int rbtr_graph_depth(struct fprobe *fp, int limit)
 static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 			    struct pt_regs *regs, void *data)
 {
-	struct rbt_buffer *buffer = rbtr_graph_tr->buffer;
+	struct rbt_buffer *buffer = rbtr_live_buffer(rbtr_graph_tr);
 	struct rbtr_graph_call *c = data;
 	struct rbtr_graph_ent_entry *e;
 	int limit = rbtr_graph_depth_limit();
@@ -322,7 +322,7 @@ static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long r
 static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 				    struct pt_regs *regs, void *data)
 {
-	struct rbt_buffer *buffer = rbtr_graph_tr->buffer;
+	struct rbt_buffer *buffer = rbtr_live_buffer(rbtr_graph_tr);
 	struct rbtr_graph_call *c = data;
 	struct rbtr_graph_ret_entry *e;
 	u64 rettime = rbt_time_stamp(buffer), thresh;

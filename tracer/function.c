@@ -95,8 +95,8 @@ static struct rbtr_event_type rbtr_fn_type = {
 static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct rbt_buffer *buffer = rbtr_fn_tr->buffer;
 	struct rbtr_fn_entry *e;
+	struct rbt_buffer *buffer;
 	unsigned int ctx;
 	int bit;
 
@@ -113,8 +113,9 @@ static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 	ctx = rbtr_trace_ctx();
 	if (ctx & 0xf)
 		ctx--;
-	/*D*/
+	/*D: the live buffer read under the trylock's preemption off (snapshot.c) */
 	rbtr_cmdline_save();
+	buffer = rbtr_live_buffer(rbtr_fn_tr);
 	e = rbt_reserve(buffer, sizeof(*e));
 	if (!e)
 		goto out;

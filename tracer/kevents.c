@@ -71,7 +71,7 @@ static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_
 				      struct pt_regs *regs)
 {
 	struct rbtr_kevent *kev = pe->overflow_handler_context;
-	struct rbt_buffer *buffer = rbtr_global_trace.buffer;
+	struct rbt_buffer *buffer = rbtr_live_buffer(&rbtr_global_trace);
 	const struct rbtr_entry *src;
 	unsigned int len, ctx;
 	unsigned long post = 0;

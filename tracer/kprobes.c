@@ -146,7 +146,7 @@ static unsigned int rbtr_kp_ctx(void)
 static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
 			   unsigned long ret_ip)
 {
-	struct rbt_buffer *buffer = rbtr_global_trace.buffer;
+	struct rbt_buffer *buffer = rbtr_live_buffer(&rbtr_global_trace);
 	unsigned int hdr = sizeof(struct rbtr_entry), size, ctx = rbtr_kp_ctx();
 	void *scratch = this_cpu_ptr(rbtr_kp_scratch), *rec;
 	unsigned long caller = 0, post = 0;

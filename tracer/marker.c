@@ -170,16 +170,27 @@ static void rbtr_zero_tail(void *rec, unsigned int used, unsigned int size)
 static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
-	struct rbt_buffer *buffer = rbtr_file_trace(file_inode(filp))->buffer;
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	/* The record, and room for a '\n' and the '\0'. */
 	const unsigned int meta = sizeof(struct rbtr_print_entry) + 2;
 	unsigned int ctx = rbtr_trace_ctx(), size, max;
 	struct rbtr_print_entry *e;
+	struct rbt_buffer *buffer;
 	ssize_t written;
 
 	if ((ssize_t)cnt < 0)
 		return -EINVAL;
 	cnt = min_t(size_t, cnt, RBTR_MARKER_MAX_SIZE);
+	/* Copying below cannot fault pages in: do it now, best effort. */
+	if (fault_in_readable(ubuf, cnt))
+		pr_debug("rbtrace: trace_marker: part of the buffer is not readable\n");
+	/*
+	 * From the read of the live buffer to the commit, preemption off:
+	 * a snapshot may swap it meanwhile, "echo 0 > snapshot" free it
+	 * only after a grace period (rbtr_live_buffer()).
+	 */
+	preempt_disable_notrace();
+	buffer = rbtr_live_buffer(tr);
 	/* Cut to what one event can hold, as ftrace's retry does. */
 	max = rbt_max_event_size(buffer);
 	if (cnt + meta > max)
@@ -187,13 +198,12 @@ static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 	size = cnt + meta;
 	if (cnt < RBTR_FAULTED_SIZE)
 		size += RBTR_FAULTED_SIZE - cnt;
-	/* Copying below cannot fault pages in: do it now, best effort. */
-	if (fault_in_readable(ubuf, cnt))
-		pr_debug("rbtrace: trace_marker: part of the buffer is not readable\n");
 
 	e = rbtr_event_reserve(buffer, &rbtr_print_type, size, ctx);
-	if (!e)
-		return -EBADF;	/* recording off: ftrace's answer */
+	if (!e) {
+		written = -EBADF;	/* recording off: ftrace's answer */
+		goto out;
+	}
 	e->ip = _THIS_IP_;
 	/*
 	 * Stored once, not at every write: a line all CPUs wrote would
@@ -213,34 +223,41 @@ static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 	e->buf[cnt] = '\0';
 	rbtr_zero_tail(e, sizeof(*e) + cnt + 1, size);
 	rbtr_event_commit(buffer, &rbtr_print_type, e, size);
+out:
+	preempt_enable_notrace();
 	return written;
 }
 
 static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf,
 				      size_t cnt, loff_t *ppos)
 {
-	struct rbt_buffer *buffer = rbtr_file_trace(file_inode(filp))->buffer;
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	unsigned int ctx = rbtr_trace_ctx(), size;
 	struct rbtr_raw_data_entry *e;
+	struct rbt_buffer *buffer;
 	ssize_t written;
 
 	/* The record must at least carry its id. */
-	if (cnt < sizeof(unsigned int))
-		return -EINVAL;
-	if (cnt > rbt_max_event_size(buffer))
+	if (cnt < sizeof(unsigned int) || cnt > (PAGE_SIZE << RBT_MAX_SUBBUF_ORDER))
 		return -EINVAL;
 	size = sizeof(*e) + cnt;
 	if (cnt < RBTR_FAULT_SIZE_ID)
 		size += RBTR_FAULT_SIZE_ID - cnt;
-	/* Not cut: a binary record is whole or refused, as in ftrace. */
-	if (size > rbt_max_event_size(buffer))
-		return -EINVAL;
 	if (fault_in_readable(ubuf, cnt))
 		pr_debug("rbtrace: trace_marker_raw: part of the buffer is not readable\n");
-
+	/* Preemption off from the buffer's read to the commit: as above. */
+	preempt_disable_notrace();
+	buffer = rbtr_live_buffer(tr);
+	/* Not cut: a binary record is whole or refused, as in ftrace. */
+	if (size > rbt_max_event_size(buffer)) {
+		written = -EINVAL;
+		goto out;
+	}
 	e = rbtr_event_reserve(buffer, &rbtr_raw_data_type, size, ctx);
-	if (!e)
-		return -EBADF;
+	if (!e) {
+		written = -EBADF;
+		goto out;
+	}
 	written = cnt;
 	if (copy_from_user_nofault(&e->id, ubuf, cnt)) {
 		e->id = -1;
@@ -250,6 +267,8 @@ static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf
 	}
 	rbtr_zero_tail(e, offsetof(struct rbtr_raw_data_entry, id) + cnt, size);
 	rbtr_event_commit(buffer, &rbtr_raw_data_type, e, size);
+out:
+	preempt_enable_notrace();
 	return written;
 }
 

@@ -44,16 +44,16 @@ struct rbtr_text {
 	struct seq_buf	s;
 };
 
-static int rbtr_rec_alloc(struct rbtr_trace *tr, struct rbtr_rec *rec)
+static int rbtr_rec_alloc(struct rbt_buffer *buffer, struct rbtr_rec *rec)
 {
-	rec->size = rbt_subbuf_size(tr->buffer);
+	rec->size = rbt_subbuf_size(buffer);
 	rec->data = kvmalloc(rec->size, GFP_KERNEL);
 	return rec->data ? 0 : -ENOMEM;
 }
 
-static int rbtr_text_alloc(struct rbtr_trace *tr, struct rbtr_text *t)
+static int rbtr_text_alloc(struct rbt_buffer *buffer, struct rbtr_text *t)
 {
-	t->size = 3 * rbt_subbuf_size(tr->buffer) + 512;
+	t->size = 3 * rbt_subbuf_size(buffer) + 512;
 	t->buf = kvmalloc(t->size, GFP_KERNEL);
 	seq_buf_init(&t->s, t->buf, t->size);
 	return t->buf ? 0 : -ENOMEM;
@@ -155,18 +155,29 @@ out:
 		t->buf[t->size - 1] = '\n';
 }
 
-/* ftrace's header for the trace file with the default options. */
-static void rbtr_print_header(struct seq_file *m, struct rbtr_trace *tr)
+/*
+ * ftrace's header for the trace file with the default options; for an
+ * empty or freed snapshot, ftrace's help text of the snapshot file.
+ */
+static void rbtr_print_header(struct seq_file *m, struct rbtr_trace *tr,
+			      struct rbt_buffer *buffer, bool snapshot, int cpu_file)
 {
+	u64 entries = 0, total = 0, shown = 0;
 	struct rbt_cpu_stats st;
-	u64 entries = 0, total = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		if (rbt_cpu_stats(tr->buffer, cpu, &st))
+		if (!buffer || rbt_cpu_stats(buffer, cpu, &st))
 			continue;
+		if (cpu_file == RBT_ALL_CPUS || cpu == cpu_file)
+			shown += st.entries;
 		entries += st.entries;
 		total += st.entries + st.overrun;
+	}
+	if (snapshot && !shown) {
+		seq_printf(m, "# tracer: %s\n#\n", rbtr_current_tracer_name());
+		rbtr_snapshot_help(m, tr, cpu_file);
+		return;
 	}
 	if (rbtr_graph_print_header(m))
 		return;
@@ -194,6 +205,8 @@ static void rbtr_print_header(struct seq_file *m, struct rbtr_trace *tr)
  */
 struct rbtr_trace_iter {
 	struct rbtr_trace *tr;
+	struct rbt_buffer *buffer;	/* bound at open; NULL: no snapshot */
+	bool		snapshot;
 	int		cpu_file;
 	struct rbt_iter	**iters;
 	bool		*lost;
@@ -320,7 +333,7 @@ static int rbtr_trace_show(struct seq_file *m, void *v)
 	struct rbtr_trace_iter *it = m->private;
 
 	if (v == SEQ_START_TOKEN) {
-		rbtr_print_header(m, it->tr);
+		rbtr_print_header(m, it->tr, it->buffer, it->snapshot, it->cpu_file);
 		return 0;
 	}
 	/*
@@ -368,47 +381,51 @@ static int rbtr_trace_iter_init(struct rbtr_trace_iter *it, struct rbtr_trace *t
 	it->iters = kcalloc(nr_cpu_ids, sizeof(*it->iters), GFP_KERNEL);
 	it->lost = kcalloc(nr_cpu_ids, sizeof(*it->lost), GFP_KERNEL);
 	it->graph = rbtr_graph_text_alloc();
-	if (!it->iters || !it->lost || !it->graph || rbtr_rec_alloc(tr, &it->rec) ||
-	    rbtr_text_alloc(tr, &it->text))
+	if (!it->iters || !it->lost || !it->graph)
+		return -ENOMEM;
+	/* No snapshot allocated: the header alone (rbtr_print_header()). */
+	if (!it->buffer)
+		return 0;
+	if (rbtr_rec_alloc(it->buffer, &it->rec) || rbtr_text_alloc(it->buffer, &it->text))
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		if (cpu_file != RBT_ALL_CPUS && cpu != cpu_file)
 			continue;
-		it->iters[cpu] = rbt_iter_start(it->tr->buffer, cpu, GFP_KERNEL);
+		it->iters[cpu] = rbt_iter_start(it->buffer, cpu, GFP_KERNEL);
 		if (!it->iters[cpu])
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int rbtr_trace_open(struct inode *inode, struct file *file)
+/**
+ * rbtr_trace_open_buffer - open trace, or snapshot, for reading
+ * @inode: the file's inode
+ * @file: the file, open for reading
+ * @snapshot: read the snapshot (bound at open: rbtr_reader_open())
+ *
+ * Return: 0, -ENOMEM.
+ */
+int rbtr_trace_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 {
 	struct rbtr_trace *tr = rbtr_file_trace(inode);
-	int cpu = rbtr_file_cpu(inode), ret;
 	struct rbtr_trace_iter *it;
+	struct rbt_buffer *buffer;
+	int ret;
 
-	ret = rbtr_check_open();
-	if (ret)
-		return ret;
-	/* As tracefs: "echo > trace" empties the buffer (one CPU's, per CPU). */
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		mutex_lock(&tr->files_mutex);
-		rbtr_reset(tr, cpu);
-		mutex_unlock(&tr->files_mutex);
-	}
-	if (!(file->f_mode & FMODE_READ))
-		return 0;
-	rbtr_reader_open(tr);
+	buffer = rbtr_reader_open(tr, snapshot);
 	it = __seq_open_private(file, &rbtr_trace_seq_ops, sizeof(*it));
 	if (!it) {
-		rbtr_reader_close(tr);
+		rbtr_reader_close(tr, buffer);
 		return -ENOMEM;
 	}
-	ret = rbtr_trace_iter_init(it, tr, cpu);
+	it->buffer = buffer;
+	it->snapshot = snapshot;
+	ret = rbtr_trace_iter_init(it, tr, rbtr_file_cpu(inode));
 	if (ret) {
 		rbtr_trace_iter_free(it);
 		seq_release_private(inode, file);
-		rbtr_reader_close(tr);
+		rbtr_reader_close(tr, buffer);
 		return ret;
 	}
 	/*
@@ -416,22 +433,58 @@ static int rbtr_trace_open(struct inode *inode, struct file *file)
 	 * is open for reading, on every CPU. Else a reader whose own reads
 	 * are traced (syscalls, kmem) chases the events it causes and, in
 	 * overwrite mode with the buffer full, was seen never to reach the
-	 * end (events/kevents-systems).
+	 * end (events/kevents-systems). Not for snapshot (ftrace's neither):
+	 * nothing records into it.
 	 */
-	rbt_record_disable(tr->buffer);
+	if (!snapshot)
+		rbtr_pause(tr);
 	return 0;
 }
 
-static int rbtr_trace_release(struct inode *inode, struct file *file)
+static int rbtr_trace_open(struct inode *inode, struct file *file)
+{
+	struct rbtr_trace *tr = rbtr_file_trace(inode);
+	int ret;
+
+	ret = rbtr_check_open();
+	if (ret)
+		return ret;
+	/* As tracefs: "echo > trace" empties the buffer (one CPU's, per CPU). */
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		mutex_lock(&tr->files_mutex);
+		rbtr_reset(tr, rbtr_file_cpu(inode));
+		mutex_unlock(&tr->files_mutex);
+	}
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	return rbtr_trace_open_buffer(inode, file, false);
+}
+
+/**
+ * rbtr_trace_release - release of trace or snapshot open for reading
+ * @inode: the file's inode
+ * @file: the file
+ *
+ * Return: 0.
+ */
+int rbtr_trace_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
+	struct rbtr_trace_iter *it;
+	struct rbt_buffer *buffer;
+	bool snapshot;
 
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
-	rbtr_trace_iter_free(m->private);
+	it = m->private;
+	buffer = it->buffer;
+	snapshot = it->snapshot;
+	/* The iterators go back to the buffer they came from. */
+	rbtr_trace_iter_free(it);
 	seq_release_private(inode, file);
-	rbt_record_enable(rbtr_file_trace(inode)->buffer);
-	rbtr_reader_close(rbtr_file_trace(inode));
+	if (!snapshot)
+		rbtr_unpause(rbtr_file_trace(inode));
+	rbtr_reader_close(rbtr_file_trace(inode), buffer);
 	return 0;
 }
 
@@ -471,6 +524,7 @@ const struct file_operations rbtr_trace_fops = {
 
 struct rbtr_pipe_iter {
 	struct rbtr_trace *tr;
+	struct rbt_buffer *buffer;	/* bound at open */
 	struct mutex	lock;		/* one reader of this file at a time */
 	int		cpu_file;
 	struct rbtr_rec	rec;
@@ -490,11 +544,11 @@ static bool rbtr_pipe_empty(struct rbtr_pipe_iter *it)
 	int cpu;
 
 	if (it->cpu_file != RBT_ALL_CPUS)
-		return rbt_empty_cpu(it->tr->buffer, it->cpu_file);
+		return rbt_empty_cpu(it->buffer, it->cpu_file);
 	/* A mapped CPU's events are its mapping's: nothing for us. */
 	for_each_possible_cpu(cpu)
-		if (!rbt_empty_cpu(it->tr->buffer, cpu) &&
-		    !rbt_cpu_mapped(it->tr->buffer, cpu))
+		if (!rbt_empty_cpu(it->buffer, cpu) &&
+		    !rbt_cpu_mapped(it->buffer, cpu))
 			return false;
 	return true;
 }
@@ -509,7 +563,7 @@ static int rbtr_pipe_oldest_cpu(struct rbtr_pipe_iter *it)
 		if (it->cpu_file != RBT_ALL_CPUS && cpu != it->cpu_file)
 			continue;
 		rbtr_access_lock(it->tr, cpu);
-		if (rbt_peek(it->tr->buffer, cpu, &ts, NULL) && (best < 0 || ts < best_ts)) {
+		if (rbt_peek(it->buffer, cpu, &ts, NULL) && (best < 0 || ts < best_ts)) {
 			best = cpu;
 			best_ts = ts;
 		}
@@ -532,9 +586,9 @@ static void rbtr_pipe_fill(struct rbtr_pipe_iter *it, struct rbt_event *event, u
 	rbtr_rec_fill(&it->rec, event, ts, cpu);
 	if (!rbtr_graph_leaf_wanted(it->rec.data, it->rec.len))
 		return;
-	next = rbt_peek(it->tr->buffer, cpu, NULL, &lost);
+	next = rbt_peek(it->buffer, cpu, NULL, &lost);
 	if (!lost && rbtr_rec_take_leaf(&it->rec, next))
-		rbt_consume(it->tr->buffer, cpu, NULL, NULL);
+		rbt_consume(it->buffer, cpu, NULL, NULL);
 }
 
 /* Consume the oldest record into it->rec and format it; false if none. */
@@ -548,7 +602,7 @@ static bool rbtr_pipe_next(struct rbtr_pipe_iter *it)
 	if (cpu < 0)
 		return false;
 	rbtr_access_lock(it->tr, cpu);
-	event = rbt_consume(it->tr->buffer, cpu, &ts, &lost);
+	event = rbt_consume(it->buffer, cpu, &ts, &lost);
 	if (event)
 		rbtr_pipe_fill(it, event, ts, cpu);
 	rbtr_access_unlock(it->tr, cpu);
@@ -573,10 +627,10 @@ static int rbtr_pipe_wait(struct rbtr_pipe_iter *it, struct file *file)
 	while (!rbtr_pipe_pending(it) && rbtr_pipe_empty(it)) {
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		if (!rbt_record_is_on(it->tr->buffer) && it->read_any)
+		if (!rbt_record_is_on(it->buffer) && it->read_any)
 			return 0;
 		mutex_unlock(&it->lock);
-		ret = rbt_wait(it->tr->buffer, it->cpu_file, 0);
+		ret = rbt_wait(it->buffer, it->cpu_file, 0);
 		mutex_lock(&it->lock);
 		if (ret)
 			return ret;
@@ -595,7 +649,7 @@ static ssize_t rbtr_pipe_read(struct file *file, char __user *ubuf,
 	if (!cnt)
 		return 0;
 	/* The mapping is a mapped CPU's one consumer (rbt_cpu_mapped()). */
-	if (it->cpu_file != RBT_ALL_CPUS && rbt_cpu_mapped(it->tr->buffer, it->cpu_file))
+	if (it->cpu_file != RBT_ALL_CPUS && rbt_cpu_mapped(it->buffer, it->cpu_file))
 		return -EBUSY;
 	cnt = min_t(size_t, cnt, RBTR_PIPE_READ_MAX);
 	mutex_lock(&it->lock);
@@ -654,7 +708,7 @@ static __poll_t rbtr_pipe_poll(struct file *file, struct poll_table_struct *pt)
 
 	if (rbtr_pipe_pending(it))
 		return EPOLLIN | EPOLLRDNORM;
-	return rbt_poll_wait(it->tr->buffer, it->cpu_file, file, pt, 0);
+	return rbt_poll_wait(it->buffer, it->cpu_file, file, pt, 0);
 }
 
 static void rbtr_pipe_free(struct rbtr_pipe_iter *it)
@@ -678,11 +732,12 @@ static int rbtr_pipe_open(struct inode *inode, struct file *file)
 	if (!it)
 		return -ENOMEM;
 	it->tr = tr;
-	rbtr_reader_open(tr);
+	it->buffer = rbtr_reader_open(tr, false);
 	it->graph = rbtr_graph_text_alloc();
-	if (!it->graph || rbtr_rec_alloc(tr, &it->rec) || rbtr_text_alloc(tr, &it->text)) {
+	if (!it->graph || rbtr_rec_alloc(it->buffer, &it->rec) ||
+	    rbtr_text_alloc(it->buffer, &it->text)) {
+		rbtr_reader_close(tr, it->buffer);
 		rbtr_pipe_free(it);
-		rbtr_reader_close(tr);
 		return -ENOMEM;
 	}
 	mutex_init(&it->lock);
@@ -696,7 +751,7 @@ static int rbtr_pipe_release(struct inode *inode, struct file *file)
 	struct rbtr_pipe_iter *it = file->private_data;
 
 	mutex_destroy(&it->lock);
-	rbtr_reader_close(it->tr);
+	rbtr_reader_close(it->tr, it->buffer);
 	rbtr_pipe_free(it);
 	return 0;
 }

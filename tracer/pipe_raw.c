@@ -36,6 +36,10 @@
 /*
  * struct rbtr_raw_iter - one open trace_pipe_raw
  * @tr: the tracer
+ * @buffer: the buffer read, bound at open (rbtr_reader_open()): the live
+ *          one for trace_pipe_raw, the snapshot for snapshot_raw
+ * @snapshot: snapshot_raw: nothing records into it, an empty one is
+ *            the end of the data, not a reason to wait
  * @lock: one reader of this file at a time; not held while sleeping
  * @cpu: the CPU
  * @spare: the page read() hands out, allocated at the first read
@@ -47,6 +51,8 @@
  */
 struct rbtr_raw_iter {
 	struct rbtr_trace	*tr;
+	struct rbt_buffer	*buffer;
+	bool			snapshot;
 	struct mutex		lock;		/* see above */
 	int			cpu;
 	struct rbt_read_page	*spare;
@@ -58,7 +64,7 @@ struct rbtr_raw_iter {
 /* Bytes of one sub-buffer as user space sees it: header and data. */
 static size_t rbtr_raw_size(struct rbtr_raw_iter *it)
 {
-	return rbt_read_page_size(it->tr->buffer);
+	return rbt_read_page_size(it->buffer);
 }
 
 /*
@@ -71,7 +77,7 @@ static int rbtr_raw_wait(struct rbtr_raw_iter *it, int full)
 	int idx = atomic_read(&it->wait_index), ret;
 
 	mutex_unlock(&it->lock);
-	ret = rbt_wait(it->tr->buffer, it->cpu, full);
+	ret = rbt_wait(it->buffer, it->cpu, full);
 	mutex_lock(&it->lock);
 	if (ret)
 		return ret;
@@ -85,7 +91,7 @@ static int rbtr_raw_fill(struct rbtr_raw_iter *it, struct file *file)
 	int ret;
 
 	if (!it->spare) {
-		page = rbt_alloc_read_page(it->tr->buffer, it->cpu);
+		page = rbt_alloc_read_page(it->buffer, it->cpu);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
 		it->spare = page;
@@ -95,7 +101,7 @@ static int rbtr_raw_fill(struct rbtr_raw_iter *it, struct file *file)
 		if (it->read < rbtr_raw_size(it))
 			return 1;
 		rbtr_access_lock(it->tr, it->cpu);
-		ret = rbt_read_page(it->tr->buffer, it->spare, rbtr_raw_size(it), it->cpu, false);
+		ret = rbt_read_page(it->buffer, it->spare, rbtr_raw_size(it), it->cpu, false);
 		rbtr_access_unlock(it->tr, it->cpu);
 		if (ret > 0) {
 			it->read = 0;
@@ -103,6 +109,8 @@ static int rbtr_raw_fill(struct rbtr_raw_iter *it, struct file *file)
 		}
 		if (ret != -EAGAIN)
 			return ret;
+		if (it->snapshot)
+			return 0;
 		if (file->f_flags & O_NONBLOCK)
 			return it->stopped ? 0 : -EAGAIN;
 		ret = rbtr_raw_wait(it, 0);
@@ -155,16 +163,16 @@ static int rbtr_raw_splice_pages(struct rbtr_raw_iter *it, struct splice_pipe_de
 	int i, r = 0;
 
 	for (i = 0; i < spd->nr_pages_max && len >= size; i++, len -= size) {
-		rpage = rbt_alloc_read_page(it->tr->buffer, it->cpu);
+		rpage = rbt_alloc_read_page(it->buffer, it->cpu);
 		if (IS_ERR(rpage)) {
 			r = PTR_ERR(rpage);
 			break;
 		}
 		rbtr_access_lock(it->tr, it->cpu);
-		r = rbt_read_page(it->tr->buffer, rpage, size, it->cpu, true);
+		r = rbt_read_page(it->buffer, rpage, size, it->cpu, true);
 		rbtr_access_unlock(it->tr, it->cpu);
 		if (r < 0) {
-			rbt_free_read_page(it->tr->buffer, it->cpu, rpage);
+			rbt_free_read_page(it->buffer, it->cpu, rpage);
 			break;
 		}
 		/*
@@ -173,7 +181,7 @@ static int rbtr_raw_splice_pages(struct rbtr_raw_iter *it, struct splice_pipe_de
 		 */
 		page = rbt_read_page_page(rpage);
 		get_page(page);
-		rbt_free_read_page(it->tr->buffer, it->cpu, rpage);
+		rbt_free_read_page(it->buffer, it->cpu, rpage);
 		spd->pages[i] = page;
 		spd->partial[i].offset = 0;
 		spd->partial[i].len = size;
@@ -210,7 +218,7 @@ static ssize_t rbtr_raw_splice_read(struct file *file, loff_t *ppos,
 			break;
 		ret = n == -EAGAIN ? 0 : n;
 		/* Woken once already, or tracing off: nothing more will come. */
-		if (ret || woken)
+		if (ret || woken || it->snapshot)
 			goto out;
 		if ((file->f_flags & O_NONBLOCK) || (flags & SPLICE_F_NONBLOCK)) {
 			ret = it->stopped ? 0 : -EAGAIN;
@@ -239,7 +247,7 @@ static __poll_t rbtr_raw_poll(struct file *file, struct poll_table_struct *pt)
 {
 	struct rbtr_raw_iter *it = file->private_data;
 
-	return rbt_poll_wait(it->tr->buffer, it->cpu, file, pt, rbtr_buffer_percent(it->tr));
+	return rbt_poll_wait(it->buffer, it->cpu, file, pt, rbtr_buffer_percent(it->tr));
 }
 
 /* End the waits of this file's readers (they return 0). */
@@ -247,7 +255,7 @@ static void rbtr_raw_wake(struct rbtr_raw_iter *it)
 {
 	WRITE_ONCE(it->stopped, true);
 	atomic_inc(&it->wait_index);
-	rbt_wake_waiters(it->tr->buffer, it->cpu);
+	rbt_wake_waiters(it->buffer, it->cpu);
 }
 
 /*
@@ -259,13 +267,13 @@ static long rbtr_raw_get_reader(struct file *file, struct rbtr_raw_iter *it)
 	int ret;
 
 	if (!(file->f_flags & O_NONBLOCK)) {
-		ret = rbt_wait(it->tr->buffer, it->cpu, rbtr_buffer_percent(it->tr));
+		ret = rbt_wait(it->buffer, it->cpu, rbtr_buffer_percent(it->tr));
 		if (ret)
 			return ret;
 	}
 	/* A consuming reader of another file must not swap meanwhile. */
 	rbtr_access_lock(it->tr, it->cpu);
-	ret = rbt_map_get_reader(it->tr->buffer, it->cpu);
+	ret = rbt_map_get_reader(it->buffer, it->cpu);
 	rbtr_access_unlock(it->tr, it->cpu);
 	return ret;
 }
@@ -289,7 +297,8 @@ static void rbtr_raw_vm_open(struct vm_area_struct *vma)
 {
 	struct rbtr_raw_iter *it = vma->vm_file->private_data;
 
-	rbt_map_dup(it->tr->buffer, it->cpu);
+	rbtr_snapshot_map_get(it->tr);
+	rbt_map_dup(it->buffer, it->cpu);
 }
 
 /*
@@ -303,7 +312,8 @@ static void rbtr_raw_vm_close(struct vm_area_struct *vma)
 	struct rbtr_raw_iter *it = vma->vm_file->private_data;
 
 	zap_vma_ptes(vma, vma->vm_start, vma->vm_end - vma->vm_start);
-	WARN_ON_ONCE(rbt_unmap(it->tr->buffer, it->cpu));
+	WARN_ON_ONCE(rbt_unmap(it->buffer, it->cpu));
+	rbtr_snapshot_map_put(it->tr);
 }
 
 /* The mapping is the meta page and the ring as one: no partial munmap(). */
@@ -324,9 +334,13 @@ static int rbtr_raw_mmap(struct file *file, struct vm_area_struct *vma)
 	struct rbtr_raw_iter *it = file->private_data;
 	int ret;
 
-	ret = rbt_map(it->tr->buffer, it->cpu, vma);
-	if (ret)
+	/* No snapshot swaps the buffer away while it is mapped. */
+	rbtr_snapshot_map_get(it->tr);
+	ret = rbt_map(it->buffer, it->cpu, vma);
+	if (ret) {
+		rbtr_snapshot_map_put(it->tr);
 		return ret;
+	}
 	vma->vm_ops = &rbtr_raw_vm_ops;
 	return 0;
 }
@@ -338,7 +352,7 @@ static int rbtr_raw_flush(struct file *file, fl_owner_t id)
 	return 0;
 }
 
-static int rbtr_raw_open(struct inode *inode, struct file *file)
+static int rbtr_raw_open_buffer(struct inode *inode, struct file *file, bool snapshot)
 {
 	struct rbtr_raw_iter *it;
 	int ret;
@@ -351,7 +365,14 @@ static int rbtr_raw_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	/* Its spare page and positions are of the present sub-buffer size. */
 	it->tr = rbtr_file_trace(inode);
-	rbtr_reader_open(it->tr);
+	it->snapshot = snapshot;
+	it->buffer = rbtr_reader_open(it->tr, snapshot);
+	if (!it->buffer) {
+		/* snapshot_raw with no snapshot allocated */
+		rbtr_reader_close(it->tr, NULL);
+		kfree(it);
+		return -ENODEV;
+	}
 	mutex_init(&it->lock);
 	it->cpu = rbtr_file_cpu(inode);
 	it->read = rbtr_raw_size(it);
@@ -365,11 +386,21 @@ static int rbtr_raw_release(struct inode *inode, struct file *file)
 	struct rbtr_raw_iter *it = file->private_data;
 
 	if (it->spare)
-		rbt_free_read_page(it->tr->buffer, it->cpu, it->spare);
+		rbt_free_read_page(it->buffer, it->cpu, it->spare);
 	mutex_destroy(&it->lock);
-	rbtr_reader_close(it->tr);
+	rbtr_reader_close(it->tr, it->buffer);
 	kfree(it);
 	return 0;
+}
+
+static int rbtr_raw_open(struct inode *inode, struct file *file)
+{
+	return rbtr_raw_open_buffer(inode, file, false);
+}
+
+static int rbtr_snapshot_raw_open(struct inode *inode, struct file *file)
+{
+	return rbtr_raw_open_buffer(inode, file, true);
 }
 
 /*
@@ -385,6 +416,21 @@ const struct file_operations rbtr_pipe_raw_fops = {
 	.poll		= rbtr_raw_poll,
 	.unlocked_ioctl	= rbtr_raw_ioctl,
 	.mmap		= rbtr_raw_mmap,
+	.flush		= rbtr_raw_flush,
+	.release	= rbtr_raw_release,
+};
+
+/*
+ * per_cpu/cpuN/snapshot_raw: the snapshot's sub-buffers, consumed as
+ * trace_pipe_raw's are; no mmap (ftrace's snapshot_raw has none either).
+ */
+const struct file_operations rbtr_snapshot_raw_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_snapshot_raw_open,
+	.read		= rbtr_raw_read,
+	.splice_read	= rbtr_raw_splice_read,
+	.poll		= rbtr_raw_poll,
+	.unlocked_ioctl	= rbtr_raw_ioctl,
 	.flush		= rbtr_raw_flush,
 	.release	= rbtr_raw_release,
 };

@@ -159,31 +159,58 @@ void rbtr_access_unlock(struct rbtr_trace *tr, int cpu)
 	mutex_unlock(&tr->access[cpu]);
 }
 
-/**
- * rbtr_reader_open - a file that reads the buffer is being opened
- * @tr: the tracer
- */
-void rbtr_reader_open(struct rbtr_trace *tr)
+/* The slot of rbtr_snap.bufs holding @buffer. */
+static int rbtr_buf_slot(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 {
+	return tr->snap.bufs[1] == buffer;
+}
+
+/**
+ * rbtr_reader_open - a file that reads a buffer is being opened
+ * @tr: the tracer
+ * @snapshot: it reads the snapshot, else the live buffer
+ *
+ * The file is bound to the buffer that has the role asked for now, and
+ * keeps reading that one across snapshots (a reader's per-buffer state,
+ * its read pages and iterators, is of that buffer), as ftrace's
+ * iterators do. The buffer is pinned: "echo 0 > snapshot" refuses to
+ * free it with -EBUSY until rbtr_reader_close().
+ *
+ * Return: the buffer; NULL for the snapshot when none is allocated
+ * (nothing pinned then, but the reader is counted all the same).
+ */
+struct rbt_buffer *rbtr_reader_open(struct rbtr_trace *tr, bool snapshot)
+{
+	struct rbt_buffer *buffer;
+
 	mutex_lock(&tr->files_mutex);
 	tr->readers_open++;
+	/* Under files_mutex a swap may change the roles, never free one. */
+	buffer = snapshot ? READ_ONCE(tr->snap.spare) : READ_ONCE(tr->buffer);
+	if (buffer)
+		tr->snap.pins[rbtr_buf_slot(tr, buffer)]++;
 	mutex_unlock(&tr->files_mutex);
+	return buffer;
 }
 
 /**
  * rbtr_reader_close - it was released (or its open failed)
  * @tr: the tracer
+ * @buffer: what rbtr_reader_open() returned
  */
-void rbtr_reader_close(struct rbtr_trace *tr)
+void rbtr_reader_close(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 {
 	mutex_lock(&tr->files_mutex);
 	tr->readers_open--;
+	if (buffer)
+		tr->snap.pins[rbtr_buf_slot(tr, buffer)]--;
 	mutex_unlock(&tr->files_mutex);
 }
 
 /**
- * rbtr_reset - empty one CPU's ring, or all, as "echo > trace" does
+ * rbtr_reset_buffer - empty one CPU's ring of a buffer of @tr, or all
  * @tr: the tracer
+ * @buffer: its live buffer or its snapshot
  * @cpu: the CPU or RBT_ALL_CPUS
  *
  * Waits for the consuming reader of each CPU to finish its event first.
@@ -192,22 +219,34 @@ void rbtr_reader_close(struct rbtr_trace *tr)
  * not once per possible CPU. The caller holds @tr->files_mutex, which
  * also tells lockdep that the access locks taken together are in order.
  */
-void rbtr_reset(struct rbtr_trace *tr, int cpu)
+void rbtr_reset_buffer(struct rbtr_trace *tr, struct rbt_buffer *buffer, int cpu)
 {
 	int i;
 
 	lockdep_assert_held(&tr->files_mutex);
 	if (cpu != RBT_ALL_CPUS) {
 		rbtr_access_lock(tr, cpu);
-		rbt_reset_cpu(tr->buffer, cpu);
+		rbt_reset_cpu(buffer, cpu);
 		rbtr_access_unlock(tr, cpu);
 		return;
 	}
 	for_each_possible_cpu(i)
 		mutex_lock_nest_lock(&tr->access[i], &tr->files_mutex);
-	rbt_reset(tr->buffer);
+	rbt_reset(buffer);
 	for_each_possible_cpu(i)
 		mutex_unlock(&tr->access[i]);
+}
+
+/**
+ * rbtr_reset - empty one CPU's live ring, or all, as "echo > trace" does
+ * @tr: the tracer
+ * @cpu: the CPU or RBT_ALL_CPUS
+ *
+ * The caller holds @tr->files_mutex: see rbtr_reset_buffer().
+ */
+void rbtr_reset(struct rbtr_trace *tr, int cpu)
+{
+	rbtr_reset_buffer(tr, READ_ONCE(tr->buffer), cpu);
 }
 
 /**
@@ -241,7 +280,8 @@ const char *rbtr_clock_name(struct rbtr_trace *tr)
  * @tr: the tracer
  * @name: a name of trace_clock
  *
- * Stamps of two clocks do not mix, so the buffer is reset.
+ * Stamps of two clocks do not mix, so the buffer is reset, and the
+ * snapshot too, as ftrace's tracing_set_clock() does.
  *
  * Return: 0, or -EINVAL for an unknown clock.
  */
@@ -256,7 +296,7 @@ int rbtr_set_clock(struct rbtr_trace *tr, const char *name)
 	ret = rbt_clock_get(clock);
 	if (ret)
 		goto out;
-	ret = rbt_set_clock(tr->buffer, clock->read);
+	ret = rbtr_buffers_set_clock(tr, clock->read);
 	if (ret) {
 		rbt_clock_put(clock);
 		goto out;
@@ -264,6 +304,8 @@ int rbtr_set_clock(struct rbtr_trace *tr, const char *name)
 	old = tr->clock;
 	WRITE_ONCE(tr->clock, clock);
 	rbtr_reset(tr, RBT_ALL_CPUS);
+	if (tr->snap.spare)
+		rbtr_reset_buffer(tr, tr->snap.spare, RBT_ALL_CPUS);
 	if (old)
 		rbt_clock_put(old);
 out:
@@ -314,6 +356,7 @@ int rbtr_trace_init(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 	tr->clock = rbt_buffer_clock(buffer);
 	if (tr->clock)
 		rbt_clock_get(tr->clock);
+	rbtr_snapshot_init(tr);
 	return 0;
 }
 
@@ -323,6 +366,7 @@ int rbtr_trace_init(struct rbtr_trace *tr, struct rbt_buffer *buffer)
  */
 void rbtr_trace_exit(struct rbtr_trace *tr)
 {
+	rbtr_snapshot_exit(tr);
 	if (tr->clock)
 		rbt_clock_put(tr->clock);
 	tr->clock = NULL;

@@ -14,20 +14,27 @@
 #include <linux/seq_file.h>
 #include <linux/types.h>
 #include <rbtrace/rbtrace.h>
+#include "snapshot.h"
 
 struct dentry;
 struct seq_buf;
 
 /**
  * struct rbtr_trace - one tracer: a buffer and the files that show it
- * @buffer: the ring buffer events are recorded into
+ * @buffer: the ring buffer events are recorded into (the live one): a
+ *          snapshot swaps it with @snap.spare at any time, from any
+ *          context. A writer reads it once per event, with preemption
+ *          disabled from that read to its commit (rbtr_live_buffer());
+ *          a reader binds to one buffer at open (rbtr_reader_open())
  * @dir: its directory under /sys/kernel/debug/
  * @clock: the trace clock in force, with a reference (rbt_clock_get());
  *         NULL when a module set one of its own. Written under
  *         @files_mutex, read with READ_ONCE() by the text output
  * @buffer_percent: fill level splice and poll of trace_pipe_raw wait for
  * @readers_open: files open that read the buffer (trace, trace_pipe,
- *                trace_pipe_raw): the sub-buffer size changes only at 0
+ *                trace_pipe_raw, snapshot, snapshot_raw): the sub-buffer
+ *                size changes only at 0
+ * @snap: the snapshot's spare buffer and its state (snapshot.c)
  * @files_mutex: serialises resizes, clock changes, resets of every CPU
  *               and @readers_open; taken before @access
  * @access: one mutex per possible CPU, taken by consuming readers and
@@ -36,6 +43,7 @@ struct seq_buf;
  */
 struct rbtr_trace {
 	struct rbt_buffer	*buffer;
+	struct rbtr_snap	snap;
 	struct dentry		*dir;
 	const struct rbt_clock	*clock;
 	int			buffer_percent;
@@ -105,8 +113,27 @@ ssize_t rbtr_read_u64(char __user *ubuf, size_t cnt, loff_t *ppos, u64 val);
 void rbtr_access_lock(struct rbtr_trace *tr, int cpu);
 void rbtr_access_unlock(struct rbtr_trace *tr, int cpu);
 void rbtr_reset(struct rbtr_trace *tr, int cpu);
-void rbtr_reader_open(struct rbtr_trace *tr);
-void rbtr_reader_close(struct rbtr_trace *tr);
+void rbtr_reset_buffer(struct rbtr_trace *tr, struct rbt_buffer *buffer, int cpu);
+struct rbt_buffer *rbtr_reader_open(struct rbtr_trace *tr, bool snapshot);
+void rbtr_reader_close(struct rbtr_trace *tr, struct rbt_buffer *buffer);
+
+/**
+ * rbtr_live_buffer - the buffer a writer records its next event into
+ * @tr: the tracer
+ *
+ * Read once per event, with preemption disabled until the event is
+ * committed: the reservation and the commit go to the same buffer, and
+ * a buffer freed by "echo 0 > snapshot" is freed only after an RCU grace
+ * period (rbtr_snapshot_free()), so it outlives the writer. Its fields
+ * are seen initialised through the address dependency, as with
+ * rcu_dereference(): the swap publishes with a release (rbtr_snapshot_take()).
+ *
+ * Return: the live buffer.
+ */
+static inline struct rbt_buffer *rbtr_live_buffer(struct rbtr_trace *tr)
+{
+	return READ_ONCE(tr->buffer);
+}
 
 /* Clock and wake-up settings (trace.c) */
 int rbtr_set_clock(struct rbtr_trace *tr, const char *name);
@@ -124,9 +151,12 @@ static inline int rbtr_buffer_percent(struct rbtr_trace *tr)
 /* Text files: trace, trace_pipe (output.c) */
 extern const struct file_operations rbtr_trace_fops;
 extern const struct file_operations rbtr_trace_pipe_fops;
+int rbtr_trace_open_buffer(struct inode *inode, struct file *file, bool snapshot);
+int rbtr_trace_release(struct inode *inode, struct file *file);
 
 /* Raw pages: trace_pipe_raw (pipe_raw.c) */
 extern const struct file_operations rbtr_pipe_raw_fops;
+extern const struct file_operations rbtr_snapshot_raw_fops;
 
 /* ftrace's ns2usecs(): rounded to the nearest microsecond. */
 static inline u64 rbtr_ns2usecs(u64 ns)

@@ -119,16 +119,25 @@ static __always_inline unsigned int rbtr_tp_ctx(void)
 	return ctx;
 }
 
-static __always_inline void *rbtr_tp_reserve(const struct rbtr_event_type *type,
+/*
+ * The live buffer is read once per record, into *@buf, and the commit
+ * goes to that buffer: a snapshot may swap the live one in between
+ * (snapshot.c). Probes run with preemption disabled from here to the
+ * commit, which keeps the buffer from being freed under them.
+ */
+static __always_inline void *rbtr_tp_reserve(struct rbt_buffer **buf,
+					     const struct rbtr_event_type *type,
 					     unsigned int size)
 {
-	return rbtr_event_reserve(rbtr_global_trace.buffer, type, size, rbtr_tp_ctx());
+	*buf = rbtr_live_buffer(&rbtr_global_trace);
+	return rbtr_event_reserve(*buf, type, size, rbtr_tp_ctx());
 }
 
-static __always_inline void rbtr_tp_commit(const struct rbtr_event_type *type, void *rec,
+static __always_inline void rbtr_tp_commit(struct rbt_buffer *buf,
+					   const struct rbtr_event_type *type, void *rec,
 					   unsigned int size)
 {
-	rbtr_event_commit(rbtr_global_trace.buffer, type, rec, size);
+	rbtr_event_commit(buf, type, rec, size);
 }
 
 /*
@@ -162,7 +171,7 @@ static __always_inline u32 rbtr_tp_put_str(void *rec, unsigned int off, const ch
  */
 static noinline notrace size_t rbtr_tp_str_cut(unsigned int off, size_t len)
 {
-	unsigned int max = rbt_max_event_size(rbtr_global_trace.buffer);
+	unsigned int max = rbt_max_event_size(rbtr_live_buffer(&rbtr_global_trace));
 
 	len = min_t(size_t, len, U16_MAX - 1);
 	/* The fixed part, the characters, their NUL. */
@@ -207,7 +216,7 @@ static __always_inline long rbtr_switch_state(bool preempt, unsigned int prev_st
 /* The buffer's clock: the one the event stamps are read from. */
 static __always_inline u64 rbtr_dur_now(void)
 {
-	return rbt_time_stamp(rbtr_global_trace.buffer);
+	return rbt_time_stamp(rbtr_live_buffer(&rbtr_global_trace));
 }
 
 /*
@@ -315,9 +324,10 @@ static __always_inline int rbtr_dur_task_exit_hook(enum rbtr_pair_id id, unsigne
 static void notrace rbtr_probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
 					    struct task_struct *next, unsigned int prev_state)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_sched_switch *r;
 
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sched_switch].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_sched_switch].type, sizeof(*r));
 	if (!r)
 		return;
 	memcpy(r->prev_comm, prev->comm, RBTR_COMM_LEN);
@@ -327,21 +337,22 @@ static void notrace rbtr_probe_sched_switch(void *data, bool preempt, struct tas
 	memcpy(r->next_comm, next->comm, RBTR_COMM_LEN);
 	r->next_pid = next->pid;
 	r->next_prio = next->prio;
-	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_sched_switch].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_sched_switch].type, r, sizeof(*r));
 }
 
 static __always_inline void rbtr_write_wakeup(enum rbtr_tp_id id, struct task_struct *p)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_sched_wakeup_template *r;
 
-	r = rbtr_tp_reserve(&rbtr_tp_events[id].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[id].type, sizeof(*r));
 	if (!r)
 		return;
 	memcpy(r->comm, p->comm, RBTR_COMM_LEN);
 	r->pid = p->pid;
 	r->prio = p->prio;
 	r->target_cpu = task_cpu(p);
-	rbtr_tp_commit(&rbtr_tp_events[id].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_tp_events[id].type, r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_sched_wakeup(void *data, struct task_struct *p)
@@ -357,53 +368,57 @@ static void notrace rbtr_probe_sched_waking(void *data, struct task_struct *p)
 static void notrace rbtr_probe_sched_process_fork(void *data, struct task_struct *parent,
 						  struct task_struct *child)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_sched_process_fork *r;
 
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sched_process_fork].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_sched_process_fork].type, sizeof(*r));
 	if (!r)
 		return;
 	memcpy(r->parent_comm, parent->comm, RBTR_COMM_LEN);
 	r->parent_pid = parent->pid;
 	memcpy(r->child_comm, child->comm, RBTR_COMM_LEN);
 	r->child_pid = child->pid;
-	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_sched_process_fork].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_sched_process_fork].type, r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_sched_process_exec(void *data, struct task_struct *p,
 						  pid_t old_pid, struct linux_binprm *bprm)
 {
+	struct rbt_buffer *buf;
 	const unsigned int off = offsetof(struct rbtr_rec_sched_process_exec, __data);
 	struct rbtr_rec_sched_process_exec *r;
 	const char *name;
 	unsigned int n;
 
 	name = rbtr_tp_str_src(bprm->filename, off, &n);
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sched_process_exec].type, off + n);
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_sched_process_exec].type, off + n);
 	if (!r)
 		return;
 	r->filename = rbtr_tp_put_str(r, off, name, n);
 	r->pid = p->pid;
 	r->old_pid = old_pid;
-	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_sched_process_exec].type, r, off + n);
+	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_sched_process_exec].type, r, off + n);
 }
 
 static void notrace rbtr_probe_sched_process_exit(void *data, struct task_struct *p)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_sched_process_template *r;
 
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sched_process_exit].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_sched_process_exit].type, sizeof(*r));
 	if (!r)
 		return;
 	memcpy(r->comm, p->comm, RBTR_COMM_LEN);
 	r->pid = p->pid;
 	r->prio = p->prio;
-	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_sched_process_exit].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_sched_process_exit].type, r, sizeof(*r));
 }
 
 /* ---- probes: irq ----------------------------------------------------------- */
 
 static void notrace rbtr_probe_irq_handler_entry(void *data, int irq, struct irqaction *action)
 {
+	struct rbt_buffer *buf;
 	const unsigned int off = offsetof(struct rbtr_rec_irq_handler_entry, __data);
 	struct rbtr_rec_irq_handler_entry *r;
 	const char *name;
@@ -412,24 +427,25 @@ static void notrace rbtr_probe_irq_handler_entry(void *data, int irq, struct irq
 	if (rbtr_dur_cpu_entry(RBTR_PAIR_IRQ, irq, 0, 0))
 		return;
 	name = rbtr_tp_str_src(action->name, off, &n);
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_irq_handler_entry].type, off + n);
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_irq_handler_entry].type, off + n);
 	if (!r)
 		return;
 	r->irq = irq;
 	r->name = rbtr_tp_put_str(r, off, name, n);
-	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_irq_handler_entry].type, r, off + n);
+	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_irq_handler_entry].type, r, off + n);
 }
 
 static void notrace rbtr_write_irq_dur(int irq, struct irqaction *action, int ret,
 				       const struct rbtr_dur_match *m)
 {
+	struct rbt_buffer *buf;
 	const unsigned int off = offsetof(struct rbtr_rec_irq_handler_duration, __data);
 	struct rbtr_rec_irq_handler_duration *r;
 	const char *name;
 	unsigned int n;
 
 	name = rbtr_tp_str_src(action->name, off, &n);
-	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_IRQ], off + n);
+	r = rbtr_tp_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_IRQ], off + n);
 	if (!r)
 		return;
 	r->start = m->start;
@@ -437,12 +453,13 @@ static void notrace rbtr_write_irq_dur(int irq, struct irqaction *action, int re
 	r->irq = irq;
 	r->ret = ret;
 	r->name = rbtr_tp_put_str(r, off, name, n);
-	rbtr_tp_commit(&rbtr_dur_types[RBTR_PAIR_IRQ], r, off + n);
+	rbtr_tp_commit(buf, &rbtr_dur_types[RBTR_PAIR_IRQ], r, off + n);
 }
 
 static void notrace rbtr_probe_irq_handler_exit(void *data, int irq, struct irqaction *action,
 						int ret)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_irq_handler_exit *r;
 	struct rbtr_dur_match m;
 
@@ -455,23 +472,24 @@ static void notrace rbtr_probe_irq_handler_exit(void *data, int irq, struct irqa
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_irq_handler_exit].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_irq_handler_exit].type, sizeof(*r));
 	if (!r)
 		return;
 	r->irq = irq;
 	r->ret = ret;
-	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_irq_handler_exit].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_irq_handler_exit].type, r, sizeof(*r));
 }
 
 static __always_inline void rbtr_write_softirq(enum rbtr_tp_id id, unsigned int vec)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_softirq *r;
 
-	r = rbtr_tp_reserve(&rbtr_tp_events[id].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[id].type, sizeof(*r));
 	if (!r)
 		return;
 	r->vec = vec;
-	rbtr_tp_commit(&rbtr_tp_events[id].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_tp_events[id].type, r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_softirq_entry(void *data, unsigned int vec)
@@ -483,6 +501,7 @@ static void notrace rbtr_probe_softirq_entry(void *data, unsigned int vec)
 
 static void notrace rbtr_probe_softirq_exit(void *data, unsigned int vec)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_softirq_duration *r;
 	struct rbtr_dur_match m;
 
@@ -495,26 +514,27 @@ static void notrace rbtr_probe_softirq_exit(void *data, unsigned int vec)
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_SOFTIRQ], offsetofend(typeof(*r), vec));
+	r = rbtr_tp_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_SOFTIRQ], offsetofend(typeof(*r), vec));
 	if (!r)
 		return;
 	r->start = m.start;
 	r->duration = m.delta;
 	r->vec = vec;
-	rbtr_tp_commit(&rbtr_dur_types[RBTR_PAIR_SOFTIRQ], r, offsetofend(typeof(*r), vec));
+	rbtr_tp_commit(buf, &rbtr_dur_types[RBTR_PAIR_SOFTIRQ], r, offsetofend(typeof(*r), vec));
 }
 
 /* ---- probes: irq_vectors ----------------------------------------------------- */
 
 static void notrace rbtr_probe_irq_work_exit(void *data, int vector)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_irq_vector *r;
 
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_irq_work_exit].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_irq_work_exit].type, sizeof(*r));
 	if (!r)
 		return;
 	r->vector = vector;
-	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_irq_work_exit].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_irq_work_exit].type, r, sizeof(*r));
 }
 
 /* ---- probes: timer --------------------------------------------------------- */
@@ -522,25 +542,27 @@ static void notrace rbtr_probe_irq_work_exit(void *data, int vector)
 static void notrace rbtr_probe_hrtimer_expire_entry(void *data, struct hrtimer *hrtimer,
 						    ktime_t *now)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_hrtimer_expire_entry *r;
 
 	if (rbtr_dur_cpu_entry(RBTR_PAIR_HRTIMER, (unsigned long)hrtimer,
 			       (unsigned long)hrtimer->function, (unsigned long)*now))
 		return;
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_hrtimer_expire_entry].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_hrtimer_expire_entry].type, sizeof(*r));
 	if (!r)
 		return;
 	r->hrtimer = hrtimer;
 	r->now = *now;
 	r->function = hrtimer->function;
-	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_hrtimer_expire_entry].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_hrtimer_expire_entry].type, r, sizeof(*r));
 }
 
 static void notrace rbtr_write_hrtimer_dur(struct hrtimer *hrtimer, const struct rbtr_dur_match *m)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_hrtimer_expire_duration *r;
 
-	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_HRTIMER], sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_HRTIMER], sizeof(*r));
 	if (!r)
 		return;
 	r->start = m->start;
@@ -548,11 +570,12 @@ static void notrace rbtr_write_hrtimer_dur(struct hrtimer *hrtimer, const struct
 	r->hrtimer = hrtimer;
 	r->function = (void *)m->data[0];
 	r->now = (s64)m->data[1];
-	rbtr_tp_commit(&rbtr_dur_types[RBTR_PAIR_HRTIMER], r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_dur_types[RBTR_PAIR_HRTIMER], r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_hrtimer_expire_exit(void *data, struct hrtimer *hrtimer)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_hrtimer_class *r;
 	struct rbtr_dur_match m;
 
@@ -565,11 +588,11 @@ static void notrace rbtr_probe_hrtimer_expire_exit(void *data, struct hrtimer *h
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_hrtimer_expire_exit].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_hrtimer_expire_exit].type, sizeof(*r));
 	if (!r)
 		return;
 	r->hrtimer = hrtimer;
-	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_hrtimer_expire_exit].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_hrtimer_expire_exit].type, r, sizeof(*r));
 }
 
 /* ---- probes: workqueue ----------------------------------------------------- */
@@ -577,14 +600,15 @@ static void notrace rbtr_probe_hrtimer_expire_exit(void *data, struct hrtimer *h
 static __always_inline void rbtr_write_work(enum rbtr_tp_id id, struct work_struct *work,
 					    work_func_t function)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_workqueue_execute *r;
 
-	r = rbtr_tp_reserve(&rbtr_tp_events[id].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[id].type, sizeof(*r));
 	if (!r)
 		return;
 	r->work = work;
 	r->function = function;
-	rbtr_tp_commit(&rbtr_tp_events[id].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_tp_events[id].type, r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_workqueue_execute_start(void *data, struct work_struct *work)
@@ -597,6 +621,7 @@ static void notrace rbtr_probe_workqueue_execute_start(void *data, struct work_s
 static void notrace rbtr_probe_workqueue_execute_end(void *data, struct work_struct *work,
 						     work_func_t function)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_workqueue_execute_duration *r;
 	struct rbtr_dur_match m;
 
@@ -609,14 +634,14 @@ static void notrace rbtr_probe_workqueue_execute_end(void *data, struct work_str
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_WORK], sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_WORK], sizeof(*r));
 	if (!r)
 		return;
 	r->start = m.start;
 	r->duration = m.delta;
 	r->work = work;
 	r->function = function;
-	rbtr_tp_commit(&rbtr_dur_types[RBTR_PAIR_WORK], r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_dur_types[RBTR_PAIR_WORK], r, sizeof(*r));
 }
 
 /* ---- probes: raw_syscalls -------------------------------------------------- */
@@ -630,6 +655,7 @@ static void notrace rbtr_probe_workqueue_execute_end(void *data, struct work_str
 
 static void notrace rbtr_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
+	struct rbt_buffer *buf;
 	unsigned long e[RBTR_SYS_ARGS + 6];
 	struct rbtr_rec_sys_enter *r;
 
@@ -638,20 +664,21 @@ static void notrace rbtr_probe_sys_enter(void *data, struct pt_regs *regs, long 
 	syscall_get_arguments(current, regs, &e[RBTR_SYS_ARGS]);
 	if (rbtr_dur_task_entry(RBTR_PAIR_SYSCALL, 0, e, ARRAY_SIZE(e)))
 		return;
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sys_enter].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_sys_enter].type, sizeof(*r));
 	if (!r)
 		return;
 	r->id = id;
 	memcpy(r->args, &e[RBTR_SYS_ARGS], sizeof(r->args));
-	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_sys_enter].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_sys_enter].type, r, sizeof(*r));
 }
 
 /* The syscall's number and arguments as sys_enter saw them. */
 static void notrace rbtr_write_sys_dur(long ret, const struct rbtr_dur_match *m)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_sys_duration *r;
 
-	r = rbtr_tp_reserve(&rbtr_dur_types[RBTR_PAIR_SYSCALL], sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_SYSCALL], sizeof(*r));
 	if (!r)
 		return;
 	r->start = m->start;
@@ -659,11 +686,12 @@ static void notrace rbtr_write_sys_dur(long ret, const struct rbtr_dur_match *m)
 	r->id = m->data[RBTR_SYS_ID];
 	memcpy(r->args, &m->data[RBTR_SYS_ARGS], sizeof(r->args));
 	r->ret = ret;
-	rbtr_tp_commit(&rbtr_dur_types[RBTR_PAIR_SYSCALL], r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_dur_types[RBTR_PAIR_SYSCALL], r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
+	struct rbt_buffer *buf;
 	struct rbtr_rec_sys_exit *r;
 	struct rbtr_dur_match m;
 
@@ -676,12 +704,12 @@ static void notrace rbtr_probe_sys_exit(void *data, struct pt_regs *regs, long r
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&rbtr_tp_events[RBTR_TP_sys_exit].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_sys_exit].type, sizeof(*r));
 	if (!r)
 		return;
 	r->id = syscall_get_nr(current, regs);
 	r->ret = ret;
-	rbtr_tp_commit(&rbtr_tp_events[RBTR_TP_sys_exit].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_sys_exit].type, r, sizeof(*r));
 }
 
 /* ---- registration ----------------------------------------------------------- */

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The snapshot: a spare buffer of the live one's geometry (sizes per CPU,
+ * sub-buffer order, clock, overwrite mode), and "echo 1 > snapshot"
+ * swapping the two in one step for every CPU, as ftrace's max_buffer and
+ * update_max_tr() do. The swap is two pointer stores: what was live is the
+ * snapshot, frozen; what was the spare records from then on.
+ *
+ * The swap, from any context (NMI included), never waits:
+ *
+ *   A take snap.lock with a cmpxchg; held (another swap, or a change that
+ *     applies to both buffers): count a miss and give up;
+ *   B refuse while a trace_pipe_raw is mapped (its reader owns its pages);
+ *   C give the spare the live buffer's on/off state (ftrace: "inherit the
+ *     recordable setting"), so that tracing_on reads the same after;
+ *   D swap the roles: snap.spare first, then the live pointer with a
+ *     release (its partner: the address dependency of rbtr_live_buffer()).
+ *
+ * What the writers see: each reads the live pointer once per event, with
+ * preemption disabled from that read to its commit (rbtr_live_buffer()).
+ * A writer that read it before D finishes its event on the old buffer,
+ * which is the snapshot after D: every event lands whole in one buffer.
+ * Nothing a writer holds is waited for here. A buffer is freed only after
+ * synchronize_rcu(), which waits for every writer that could still hold it.
+ *
+ * What the readers see: a reader binds to one buffer at open
+ * (rbtr_reader_open()) and keeps reading that one across swaps, as
+ * ftrace's iterators do; the buffer is pinned and "echo 0 > snapshot"
+ * refuses with -EBUSY to free a pinned spare.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
+#include <linux/lockdep.h>
+#include <linux/log2.h>
+#include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+#include "events.h"
+#include "trace.h"
+
+/*
+ * snap.lock from sleeping context: the caller holds files_mutex, so the
+ * only other holder is a swap (preemption disabled, a few stores, or on
+ * this CPU nested in us): the wait is bounded.
+ */
+static void rbtr_snap_lock(struct rbtr_trace *tr)
+{
+	lockdep_assert_held(&tr->files_mutex);
+	while (atomic_cmpxchg_acquire(&tr->snap.lock, 0, 1))
+		cpu_relax();
+}
+
+static void notrace rbtr_snap_unlock(struct rbtr_trace *tr)
+{
+	atomic_set_release(&tr->snap.lock, 0);
+}
+
+/* Steps B to D; snap.lock held, preemption disabled. */
+static int notrace rbtr_snap_swap(struct rbtr_trace *tr)
+{
+	struct rbt_buffer *live = tr->buffer, *spare = tr->snap.spare;
+
+	if (!spare)
+		return -ENODEV;
+	/*B: pairs with synchronize_rcu() in rbtr_snapshot_map_get() */
+	if (atomic_read(&tr->snap.mapped))
+		return -EBUSY;
+	/*C*/
+	if (rbt_record_is_on(live))
+		rbt_record_on(spare);
+	else
+		rbt_record_off(spare);
+	/*D*/
+	WRITE_ONCE(tr->snap.spare, live);
+	/* The spare's set-up before it: pairs with rbtr_live_buffer()'s dependency */
+	smp_store_release(&tr->buffer, spare);
+	atomic_long_inc(&tr->snap.taken);
+	return 0;
+}
+
+/**
+ * rbtr_snapshot_take - swap the live buffer and the snapshot, every CPU
+ * @tr: the tracer
+ *
+ * Callable from any context, NMI included, preemption disabled or not:
+ * it takes no lock it could wait for. ftrace refuses a snapshot from NMI
+ * (its swap takes an arch spinlock); this swap is two pointer stores
+ * under a trylock, so an NMI that interrupted a swap or a resize on its
+ * CPU only fails to take the lock.
+ *
+ * Return: 0; -ENODEV when no snapshot is allocated (rbtr_snapshot_alloc());
+ * -EBUSY when a swap or a change of both buffers holds the lock (counted
+ * in missed) or a trace_pipe_raw of @tr is mapped.
+ */
+int notrace rbtr_snapshot_take(struct rbtr_trace *tr)
+{
+	int ret;
+
+	preempt_disable_notrace();
+	/*A*/
+	if (atomic_cmpxchg_acquire(&tr->snap.lock, 0, 1)) {
+		atomic_long_inc(&tr->snap.missed);
+		ret = -EBUSY;
+	} else {
+		ret = rbtr_snap_swap(tr);
+		rbtr_snap_unlock(tr);
+	}
+	preempt_enable_notrace();
+	return ret;
+}
+
+/* The spare a swap gives recording to: the live buffer's geometry. */
+static struct rbt_buffer *rbtr_snap_new(struct rbtr_trace *tr)
+{
+	struct rbt_buffer *live = tr->buffer, *spare;
+	unsigned int order = ilog2(rbt_read_page_size(live) >> PAGE_SHIFT), i;
+	int cpu, ret = 0;
+
+	spare = rbt_alloc(rbt_size(live, RBT_ALL_CPUS),
+			  rbt_overwrite(live) ? RBT_FL_OVERWRITE : 0, order);
+	if (!spare)
+		return ERR_PTR(-ENOMEM);
+	/* buffer_size_kb of one CPU may differ from the others'. */
+	for_each_possible_cpu(cpu) {
+		if (rbt_size(spare, cpu) != rbt_size(live, cpu))
+			ret = rbt_resize(spare, rbt_size(live, cpu), cpu);
+		if (ret)
+			goto fail;
+	}
+	/* A clock a module set by hand (tr->clock NULL) stays its own. */
+	if (tr->clock) {
+		ret = rbt_set_clock(spare, tr->clock->read);
+		if (ret)
+			goto fail;
+	}
+	/* As the live buffer: paused while trace is open (rbtr_pause()). */
+	for (i = 0; i < tr->snap.stop_count; i++)
+		rbt_record_disable(spare);
+	return spare;
+fail:
+	rbt_free(spare);
+	return ERR_PTR(ret);
+}
+
+static int rbtr_snap_alloc_locked(struct rbtr_trace *tr)
+{
+	struct rbt_buffer *spare;
+	int slot;
+
+	lockdep_assert_held(&tr->files_mutex);
+	/* Without a spare no swap can happen: tr->buffer holds still. */
+	if (tr->snap.spare)
+		return 0;
+	spare = rbtr_snap_new(tr);
+	if (IS_ERR(spare))
+		return PTR_ERR(spare);
+	rbtr_snap_lock(tr);
+	slot = tr->snap.bufs[0] ? 1 : 0;
+	tr->snap.bufs[slot] = spare;
+	tr->snap.pins[slot] = 0;
+	WRITE_ONCE(tr->snap.spare, spare);
+	rbtr_snap_unlock(tr);
+	return 0;
+}
+
+/**
+ * rbtr_snapshot_alloc - allocate the snapshot's spare buffer if needed
+ * @tr: the tracer
+ *
+ * Sleeping context: a snapshot trigger calls it when it is set, as
+ * ftrace's does, so that rbtr_snapshot_take() never allocates.
+ *
+ * Return: 0 or -ENOMEM (or the errno of a resize of the spare).
+ */
+int rbtr_snapshot_alloc(struct rbtr_trace *tr)
+{
+	int ret;
+
+	mutex_lock(&tr->files_mutex);
+	ret = rbtr_snap_alloc_locked(tr);
+	mutex_unlock(&tr->files_mutex);
+	return ret;
+}
+
+/* "echo 0 > snapshot": free the spare unless a reader is bound to it. */
+static int rbtr_snap_free_locked(struct rbtr_trace *tr)
+{
+	struct rbt_buffer *spare;
+	int slot;
+
+	rbtr_snap_lock(tr);
+	spare = tr->snap.spare;
+	if (!spare) {
+		rbtr_snap_unlock(tr);
+		return 0;
+	}
+	slot = tr->snap.bufs[1] == spare;
+	if (tr->snap.pins[slot]) {
+		rbtr_snap_unlock(tr);
+		return -EBUSY;
+	}
+	WRITE_ONCE(tr->snap.spare, NULL);
+	tr->snap.bufs[slot] = NULL;
+	rbtr_snap_unlock(tr);
+	/*
+	 * Writers that read it as the live buffer before the last swap
+	 * are in preemption-disabled sections: gone after a grace period.
+	 */
+	synchronize_rcu();
+	rbt_free(spare);
+	return 0;
+}
+
+/*
+ * The swap of "echo 1 > snapshot": waits for snap.lock, never misses.
+ * Then waits for the writers still on the old buffer (they read the
+ * pointer before the swap, and run with preemption off): when the write
+ * returns, the snapshot is whole, and a read or a clear after it sees
+ * every event that went into it.
+ */
+static int rbtr_snap_swap_locked(struct rbtr_trace *tr)
+{
+	int ret;
+
+	rbtr_snap_lock(tr);
+	/* In one preemption-off section for rbtr_snapshot_map_get(). */
+	preempt_disable();
+	ret = rbtr_snap_swap(tr);
+	preempt_enable();
+	rbtr_snap_unlock(tr);
+	if (!ret)
+		synchronize_rcu();
+	return ret;
+}
+
+/**
+ * rbtr_buffers_resize - rbt_resize() of the live buffer and the snapshot
+ * @tr: the tracer, its files_mutex held
+ * @size: bytes per CPU
+ * @cpu: the CPU or RBT_ALL_CPUS
+ *
+ * As ftrace resizes max_buffer with the live one. If the snapshot's
+ * resize fails, the live buffer is given back its sizes.
+ *
+ * Return: what rbt_resize() returns.
+ */
+int rbtr_buffers_resize(struct rbtr_trace *tr, unsigned long size, int cpu)
+{
+	struct rbt_buffer *live, *spare;
+	int ret, i;
+
+	rbtr_snap_lock(tr);
+	live = tr->buffer;
+	spare = tr->snap.spare;
+	ret = rbt_resize(live, size, cpu);
+	if (!ret && spare) {
+		ret = rbt_resize(spare, size, cpu);
+		for_each_possible_cpu(i) {
+			if (ret && (cpu == RBT_ALL_CPUS || cpu == i) &&
+			    rbt_size(live, i) != rbt_size(spare, i))
+				rbt_resize(live, rbt_size(spare, i), i);
+		}
+	}
+	rbtr_snap_unlock(tr);
+	return ret;
+}
+
+/**
+ * rbtr_buffers_set_subbuf_order - rbt_set_subbuf_order() of both buffers
+ * @tr: the tracer, its files_mutex held
+ * @order: the order
+ *
+ * Return: what rbt_set_subbuf_order() returns; on failure the live
+ * buffer keeps its order.
+ */
+int rbtr_buffers_set_subbuf_order(struct rbtr_trace *tr, unsigned int order)
+{
+	struct rbt_buffer *live, *spare;
+	unsigned int old;
+	int ret;
+
+	rbtr_snap_lock(tr);
+	live = tr->buffer;
+	spare = tr->snap.spare;
+	old = ilog2(rbt_read_page_size(live) >> PAGE_SHIFT);
+	ret = rbt_set_subbuf_order(live, order);
+	if (!ret && spare) {
+		ret = rbt_set_subbuf_order(spare, order);
+		if (ret)
+			rbt_set_subbuf_order(live, old);
+	}
+	rbtr_snap_unlock(tr);
+	return ret;
+}
+
+/**
+ * rbtr_buffers_set_clock - rbt_set_clock() of both buffers
+ * @tr: the tracer, its files_mutex held, @tr->clock still the old clock
+ * @clock: the new clock's read function
+ *
+ * Return: what rbt_set_clock() returns; on failure the live buffer keeps
+ * the old clock.
+ */
+int rbtr_buffers_set_clock(struct rbtr_trace *tr, u64 (*clock)(void))
+{
+	struct rbt_buffer *live, *spare;
+	int ret;
+
+	rbtr_snap_lock(tr);
+	live = tr->buffer;
+	spare = tr->snap.spare;
+	ret = rbt_set_clock(live, clock);
+	if (!ret && spare) {
+		ret = rbt_set_clock(spare, clock);
+		if (ret && tr->clock)
+			rbt_set_clock(live, tr->clock->read);
+	}
+	rbtr_snap_unlock(tr);
+	return ret;
+}
+
+/**
+ * rbtr_buffers_set_on - tracing_on: the live buffer's recording on or off
+ * @tr: the tracer
+ * @on: on
+ *
+ * Under snap.lock, so that a swap does not take the old state along just
+ * before it changes. Off wakes the waiting readers of both buffers: they
+ * see the end.
+ */
+void rbtr_buffers_set_on(struct rbtr_trace *tr, bool on)
+{
+	mutex_lock(&tr->files_mutex);
+	rbtr_snap_lock(tr);
+	if (on) {
+		rbt_record_on(tr->buffer);
+	} else {
+		rbt_record_off(tr->buffer);
+		rbt_wake_waiters(tr->buffer, RBT_ALL_CPUS);
+		if (tr->snap.spare)
+			rbt_wake_waiters(tr->snap.spare, RBT_ALL_CPUS);
+	}
+	rbtr_snap_unlock(tr);
+	mutex_unlock(&tr->files_mutex);
+}
+
+/**
+ * rbtr_pause - no recording while trace is open (ftrace's pause-on-trace)
+ * @tr: the tracer
+ *
+ * Both buffers are paused, and a spare allocated meanwhile is too, as
+ * ftrace's tracing_stop_tr() stops max_buffer with the live one: a swap
+ * while trace is open does not start recording.
+ */
+void rbtr_pause(struct rbtr_trace *tr)
+{
+	mutex_lock(&tr->files_mutex);
+	rbtr_snap_lock(tr);
+	tr->snap.stop_count++;
+	rbt_record_disable(tr->buffer);
+	if (tr->snap.spare)
+		rbt_record_disable(tr->snap.spare);
+	rbtr_snap_unlock(tr);
+	mutex_unlock(&tr->files_mutex);
+}
+
+/**
+ * rbtr_unpause - undo one rbtr_pause()
+ * @tr: the tracer
+ */
+void rbtr_unpause(struct rbtr_trace *tr)
+{
+	mutex_lock(&tr->files_mutex);
+	rbtr_snap_lock(tr);
+	tr->snap.stop_count--;
+	rbt_record_enable(tr->buffer);
+	if (tr->snap.spare)
+		rbt_record_enable(tr->snap.spare);
+	rbtr_snap_unlock(tr);
+	mutex_unlock(&tr->files_mutex);
+}
+
+/**
+ * rbtr_snapshot_map_get - a trace_pipe_raw of @tr is being mapped
+ * @tr: the tracer
+ *
+ * From then on no swap: ftrace refuses one while the buffer is mapped
+ * (-EBUSY), since the mapping's reader owns its pages. The grace period
+ * waits for a swap that read the count before the increment (a swap runs
+ * with preemption disabled), as ftrace's get_snapshot_map() does.
+ *
+ * Return: 0.
+ */
+int rbtr_snapshot_map_get(struct rbtr_trace *tr)
+{
+	if (atomic_inc_return(&tr->snap.mapped) == 1)
+		synchronize_rcu();
+	return 0;
+}
+
+/**
+ * rbtr_snapshot_map_put - a mapping of rbtr_snapshot_map_get() is gone
+ * @tr: the tracer
+ */
+void rbtr_snapshot_map_put(struct rbtr_trace *tr)
+{
+	WARN_ON_ONCE(atomic_dec_return(&tr->snap.mapped) < 0);
+}
+
+/**
+ * rbtr_snapshot_help - ftrace's text of an empty or freed snapshot file
+ * @m: where to print
+ * @tr: the tracer
+ * @cpu: the file's CPU or RBT_ALL_CPUS
+ */
+void rbtr_snapshot_help(struct seq_file *m, struct rbtr_trace *tr, int cpu)
+{
+	if (READ_ONCE(tr->snap.spare))
+		seq_puts(m, "#\n# * Snapshot is allocated *\n#\n");
+	else
+		seq_puts(m, "#\n# * Snapshot is freed *\n#\n");
+	seq_puts(m, "# Snapshot commands:\n");
+	if (cpu == RBT_ALL_CPUS) {
+		seq_puts(m, "# echo 0 > snapshot : Clears and frees snapshot buffer\n"
+			 "# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n"
+			 "#                      Takes a snapshot of the main buffer.\n"
+			 "# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n");
+	} else {
+		/* ftrace's text without CONFIG_RING_BUFFER_ALLOW_SWAP */
+		seq_puts(m, "# echo 0 > snapshot : Invalid for per_cpu snapshot file.\n"
+			 "# echo 1 > snapshot : Not supported with this kernel.\n"
+			 "#                     Must use main snapshot file to allocate.\n"
+			 "# echo 2 > snapshot : Clears this cpu's snapshot buffer (but does not allocate)\n");
+	}
+	seq_puts(m, "#                      (Doesn't have to be '2' works with any number that\n"
+		 "#                       is not a '0' or '1')\n");
+}
+
+/*
+ * The write of snapshot and per_cpu/cpuN/snapshot, ftrace's values: 0
+ * frees (main file only), 1 allocates and swaps (main file only: the
+ * ring buffer's API has no swap of one CPU, so the per-CPU file refuses
+ * with -EINVAL, as ftrace's does without CONFIG_RING_BUFFER_ALLOW_SWAP),
+ * any other number clears the snapshot (of the file's CPU), keeping it.
+ */
+static int rbtr_snap_cmd(struct rbtr_trace *tr, int cpu, unsigned long val)
+{
+	lockdep_assert_held(&tr->files_mutex);
+	switch (val) {
+	case 0:
+		if (cpu != RBT_ALL_CPUS)
+			return -EINVAL;
+		return rbtr_snap_free_locked(tr);
+	case 1:
+		if (cpu != RBT_ALL_CPUS)
+			return -EINVAL;
+		/* As ftrace: a mapped buffer is neither swapped nor given a spare. */
+		if (atomic_read(&tr->snap.mapped))
+			return -EBUSY;
+		return rbtr_snap_alloc_locked(tr) ?: rbtr_snap_swap_locked(tr);
+	default:
+		/* Under files_mutex the spare may change role, not go away. */
+		if (tr->snap.spare)
+			rbtr_reset_buffer(tr, READ_ONCE(tr->snap.spare), cpu);
+		return 0;
+	}
+}
+
+static ssize_t rbtr_snapshot_write(struct file *file, const char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	struct inode *inode = file_inode(file);
+	struct rbtr_trace *tr = rbtr_file_trace(inode);
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	if (ret)
+		return ret;
+	mutex_lock(&tr->files_mutex);
+	ret = rbtr_snap_cmd(tr, rbtr_file_cpu(inode), val);
+	mutex_unlock(&tr->files_mutex);
+	if (ret == -EBUSY)
+		pr_warn_ratelimited("rbtrace: snapshot %lu: busy: %s\n", val,
+				    val ? "a trace_pipe_raw is mapped" :
+				    "a reader still reads the snapshot");
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static int rbtr_snapshot_open(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
+	/* Not truncated by O_TRUNC ("echo 1 >"): that is trace's reset. */
+	if (file->f_mode & FMODE_READ)
+		return rbtr_trace_open_buffer(inode, file, true);
+	return 0;
+}
+
+static int rbtr_snapshot_release(struct inode *inode, struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return rbtr_trace_release(inode, file);
+	return 0;
+}
+
+static loff_t rbtr_snapshot_llseek(struct file *file, loff_t offset, int whence)
+{
+	if (file->f_mode & FMODE_READ)
+		return seq_lseek(file, offset, whence);
+	file->f_pos = 0;
+	return 0;
+}
+
+static const struct file_operations rbtr_snapshot_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_snapshot_open,
+	.read		= seq_read,
+	.write		= rbtr_snapshot_write,
+	.llseek		= rbtr_snapshot_llseek,
+	.release	= rbtr_snapshot_release,
+};
+
+/**
+ * rbtr_snapshot_files - the tracer's snapshot file
+ * @tr: the tracer, its directory made
+ */
+void rbtr_snapshot_files(struct rbtr_trace *tr)
+{
+	rbtr_create_cpu_file("snapshot", 0600, tr->dir, tr, RBT_ALL_CPUS,
+			     &rbtr_snapshot_fops);
+}
+
+/**
+ * rbtr_snapshot_cpu_files - per_cpu/cpuN/snapshot and snapshot_raw
+ * @tr: the tracer
+ * @dir: per_cpu/cpuN
+ * @cpu: N
+ */
+void rbtr_snapshot_cpu_files(struct rbtr_trace *tr, struct dentry *dir, int cpu)
+{
+	rbtr_create_cpu_file("snapshot", 0600, dir, tr, cpu, &rbtr_snapshot_fops);
+	rbtr_create_cpu_file("snapshot_raw", 0400, dir, tr, cpu, &rbtr_snapshot_raw_fops);
+}
+
+/**
+ * rbtr_snapshot_init - no snapshot yet; @tr->buffer set
+ * @tr: the tracer
+ */
+void rbtr_snapshot_init(struct rbtr_trace *tr)
+{
+	tr->snap.spare = NULL;
+	tr->snap.bufs[0] = tr->buffer;
+	tr->snap.bufs[1] = NULL;
+	tr->snap.pins[0] = 0;
+	tr->snap.pins[1] = 0;
+	tr->snap.stop_count = 0;
+	atomic_set(&tr->snap.lock, 0);
+	atomic_set(&tr->snap.mapped, 0);
+	atomic_long_set(&tr->snap.taken, 0);
+	atomic_long_set(&tr->snap.missed, 0);
+}
+
+/**
+ * rbtr_snapshot_exit - free the spare; no file open, no writer left
+ * @tr: the tracer
+ *
+ * The live buffer is the caller's to free (it may be either of the two
+ * allocated buffers by now).
+ */
+void rbtr_snapshot_exit(struct rbtr_trace *tr)
+{
+	struct rbt_buffer *spare = tr->snap.spare;
+
+	tr->snap.spare = NULL;
+	if (!spare)
+		return;
+	/* A writer may have read it before the last swap. */
+	synchronize_rcu();
+	rbt_free(spare);
+}
