@@ -231,9 +231,10 @@ out:
 		return keep;
 	}
 	/* Kept: into the buffer now, stamped now; refused there, lost as any. */
-	if (keep)
+	if (keep) {
+		rbtr_cmdline_save();
 		keep = !rbt_write(buffer, ALIGN(size, 4), rec);
-	else
+	} else
 		this_cpu_inc(rbtr_scratch.filtered);
 	rbtr_scratch_put();
 	return keep;

@@ -828,17 +828,19 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type
 		preempt_enable_notrace();
 		return NULL;
 	}
-	rbtr_cmdline_save();
 	/*
 	 * A record to be tested first goes to a scratch slot, as ftrace's
-	 * buffered event: one the test drops never touches the buffer, and
-	 * triggers see it while recording is off. Both keep preemption off
-	 * until the commit. rbt_reserve() returns the payload.
+	 * buffered event: one the test drops never touches the buffer (nor
+	 * saved_cmdlines: its comm is saved when it is kept), and triggers
+	 * see it while recording is off. Both keep preemption off until the
+	 * commit. rbt_reserve() returns the payload.
 	 */
 	if (unlikely(cond & RBTR_EVC_BUFFERED))
 		ent = rbtr_event_scratch_get(size);
-	if (likely(!ent))
+	if (likely(!ent)) {
+		rbtr_cmdline_save();
 		ent = rbt_reserve(buffer, size);
+	}
 	preempt_enable_notrace();
 	if (!ent)
 		return NULL;

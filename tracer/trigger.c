@@ -4,14 +4,15 @@
  * commands, syntax, text and errnos (kernel/trace/trace_events_trigger.c):
  *
  *   traceon[:N] [if FILTER]      traceoff[:N] [if FILTER]
- *   stacktrace[:N] [if FILTER]
+ *   snapshot[:N] [if FILTER]     stacktrace[:N] [if FILTER]
  *   enable_event:SYS:EV[:N] [if FILTER]   disable_event:SYS:EV[:N] [if FILTER]
  *
  * "!CMD..." removes the trigger of CMD's class (traceon and traceoff are
  * one class, as are enable_event and disable_event of one target), and
- * succeeds when there is none, as ftrace's. snapshot is not a command:
- * rbtrace has no snapshot buffer yet, so it is refused as by a kernel
- * built without CONFIG_TRACER_SNAPSHOT.
+ * succeeds when there is none, as ftrace's. snapshot allocates the
+ * tracer's spare buffer when it is set (snapshot.c, sleeping) and swaps
+ * it with the live one when it fires, from any context: the swap waits
+ * for nothing (ftrace refuses a snapshot in NMI; rbtrace takes it).
  *
  * When they run (the three steps of event_cond.c, ftrace's rules):
  *  - while no trigger of the event has a condition or acts after the
@@ -51,6 +52,7 @@
 #include <rbtrace/rbtrace.h>
 #include "events.h"
 #include "filter.h"
+#include "snapshot.h"
 #include "stack.h"
 #include "trace.h"
 #include "trigger.h"
@@ -62,6 +64,7 @@
  */
 enum rbtr_trigger_class {
 	RBTR_TT_ONOFF,
+	RBTR_TT_SNAPSHOT,
 	RBTR_TT_STACK,
 	RBTR_TT_ENABLE,
 };
@@ -85,6 +88,7 @@ struct rbtr_trigger_cmd {
 enum {
 	RBTR_CMD_TRACEON,
 	RBTR_CMD_TRACEOFF,
+	RBTR_CMD_SNAPSHOT,
 	RBTR_CMD_STACKTRACE,
 	RBTR_CMD_ENABLE,
 	RBTR_CMD_DISABLE,
@@ -95,6 +99,7 @@ enum {
 static const struct rbtr_trigger_cmd rbtr_trigger_cmds[RBTR_NR_CMDS] = {
 	[RBTR_CMD_TRACEON]	= { "traceon", RBTR_TT_ONOFF, false, false, false },
 	[RBTR_CMD_TRACEOFF]	= { "traceoff", RBTR_TT_ONOFF, true, false, false },
+	[RBTR_CMD_SNAPSHOT]	= { "snapshot", RBTR_TT_SNAPSHOT, false, false, false },
 	[RBTR_CMD_STACKTRACE]	= { "stacktrace", RBTR_TT_STACK, true, false, false },
 	[RBTR_CMD_ENABLE]	= { "enable_event", RBTR_TT_ENABLE, false, true, true },
 	[RBTR_CMD_DISABLE]	= { "disable_event", RBTR_TT_ENABLE, false, true, false },
@@ -173,6 +178,11 @@ static void notrace rbtr_trigger_fire(struct rbtr_trigger *t, struct rbt_buffer 
 	case RBTR_CMD_TRACEOFF:
 		if (rbt_record_is_on(buffer) && rbtr_trigger_take(t))
 			rbt_record_off(buffer);
+		break;
+	case RBTR_CMD_SNAPSHOT:
+		/* -EBUSY (another swap, a mapping) or -ENODEV (echo 0 > snapshot): none. */
+		if (rbtr_trigger_take(t))
+			rbtr_snapshot_take(&rbtr_global_trace);
 		break;
 	case RBTR_CMD_STACKTRACE:
 		if (rbtr_trigger_take(t))
@@ -514,6 +524,16 @@ static int rbtr_trigger_apply(struct rbtr_event_type *type, char *buf)
 	ret = rbtr_trigger_parse(buf, &req);
 	if (ret)
 		return ret;
+	/*
+	 * As ftrace's tracing_arm_snapshot(): the spare exists before the
+	 * trigger can fire. Before the registry lock: the snapshot's
+	 * allocation takes the tracer's files_mutex.
+	 */
+	if (!req.remove && req.cmd == &rbtr_trigger_cmds[RBTR_CMD_SNAPSHOT]) {
+		ret = rbtr_snapshot_alloc(&rbtr_global_trace);
+		if (ret)
+			return ret;
+	}
 	rbtr_events_lock();
 	ret = -ENODEV;
 	if (rbtr_event_lookup(type->system, type->name) != type)
