@@ -234,8 +234,9 @@ out:
 	if (keep) {
 		rbtr_cmdline_save();
 		keep = !rbt_write(buffer, ALIGN(size, 4), rec);
-	} else
+	} else {
 		this_cpu_inc(rbtr_scratch.filtered);
+	}
 	rbtr_scratch_put();
 	return keep;
 }
