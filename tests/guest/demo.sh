@@ -178,7 +178,44 @@ echo 0 >"$dir/tracing_thresh"
 echo >"$dir/set_graph_function"
 echo 1 >"$dir/tracing_on"
 
-section "11. Unload"
+section "11. Choose what is recorded: a filter, a pid list, a trigger"
+echo 0 >"$dir/tracing_on"
+echo >"$dir/trace"
+# Two busy loops on CPU 0. set_event_pid keeps the switches in which
+# keep-me takes part (as prev or next, as ftrace decides); the filter
+# drops those from the idle task; the trigger stops tracing after the
+# first switch to drop-me (traceoff acts after its event is recorded).
+spin keep-me 0 30 &
+keep=$!
+spin drop-me 0 30 &
+drop=$!
+show sh -c "echo $keep > $dir/set_event_pid"
+show sh -c "echo 'prev_pid != 0' > $dir/events/sched/sched_switch/filter"
+show sh -c "echo 'traceoff if next_comm ~ \"drop*\"' > $dir/events/sched/sched_switch/trigger"
+show sh -c "echo 1 > $dir/events/sched/sched_switch/enable"
+show cat "$dir/events/sched/sched_switch/trigger"
+echo 1 >"$dir/tracing_on"
+# The trigger turns tracing off at the first switch to drop-me.
+for _ in $(seq 50); do
+	[ "$(cat "$dir/tracing_on")" = 0 ] && break
+	sleep 0.1
+done
+kill "$keep" "$drop" 2>/dev/null || true
+wait "$keep" "$drop" 2>/dev/null || true
+echo "# tracing_on: $(cat "$dir/tracing_on") (the trigger turned it off)"
+show sh -c "grep -v '^#' $dir/trace | tail -n 4"
+[ "$(cat "$dir/tracing_on")" = 0 ] || { echo "the traceoff trigger did not fire"; exit 1; }
+! grep -v '^#' "$dir/trace" | grep ' sched_switch: ' | grep -v -e "prev_pid=$keep " -e "next_pid=$keep\$" ||
+	{ echo "a switch without keep-me (set_event_pid) was recorded"; exit 1; }
+grep -q "next_comm=drop-me" "$dir/trace" ||
+	{ echo "the switch that fired the trigger is not in the trace"; exit 1; }
+echo '!traceoff' >"$dir/events/sched/sched_switch/trigger"
+echo 0 >"$dir/events/sched/sched_switch/filter"
+echo 0 >"$dir/events/sched/sched_switch/enable"
+echo >"$dir/set_event_pid"
+echo 1 >"$dir/tracing_on"
+
+section "12. Unload"
 cd /
 show rmmod rbtrace
 show test ! -e "$dir"
