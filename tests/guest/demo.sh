@@ -185,9 +185,12 @@ echo >"$dir/trace"
 # keep-me takes part (as prev or next, as ftrace decides); the filter
 # drops those from the idle task; the trigger stops tracing after the
 # first switch to drop-me (traceoff acts after its event is recorded).
-spin keep-me 0 30 &
+# Not through spin(): "spin ... &" would fork a subshell, and $! be its
+# pid, not the loop's (taskset execs bash: the same pid).
+loop='printf %s "$1" >/proc/self/comm; end=$((SECONDS + $2)); while [ $SECONDS -lt $end ]; do :; done'
+taskset -c 0 bash -c "$loop" spin keep-me 30 &
 keep=$!
-spin drop-me 0 30 &
+taskset -c 0 bash -c "$loop" spin drop-me 30 &
 drop=$!
 show sh -c "echo $keep > $dir/set_event_pid"
 show sh -c "echo 'prev_pid != 0' > $dir/events/sched/sched_switch/filter"
@@ -205,7 +208,7 @@ wait "$keep" "$drop" 2>/dev/null || true
 echo "# tracing_on: $(cat "$dir/tracing_on") (the trigger turned it off)"
 show sh -c "grep -v '^#' $dir/trace | tail -n 4"
 [ "$(cat "$dir/tracing_on")" = 0 ] || { echo "the traceoff trigger did not fire"; exit 1; }
-! grep -v '^#' "$dir/trace" | grep ' sched_switch: ' | grep -v -e "prev_pid=$keep " -e "next_pid=$keep\$" ||
+! grep -v '^#' "$dir/trace" | grep ' sched_switch: ' | grep -v -e "prev_pid=$keep " -e "next_pid=$keep " ||
 	{ echo "a switch without keep-me (set_event_pid) was recorded"; exit 1; }
 grep -q "next_comm=drop-me" "$dir/trace" ||
 	{ echo "the switch that fired the trigger is not in the trace"; exit 1; }
@@ -215,7 +218,20 @@ echo 0 >"$dir/events/sched/sched_switch/enable"
 echo >"$dir/set_event_pid"
 echo 1 >"$dir/tracing_on"
 
-section "12. Unload"
+section "12. A snapshot: freeze what the buffer holds while recording goes on"
+echo >"$dir/trace"
+show sh -c "echo before-the-snapshot > $dir/trace_marker"
+show sh -c "echo 1 > $dir/snapshot"
+show sh -c "echo after-the-snapshot > $dir/trace_marker"
+echo "# grep -o 'tracing_mark_write: .*' snapshot trace"
+for f in snapshot trace; do
+	echo "$f: $(grep -o 'tracing_mark_write: .*' "$dir/$f" | tr '\n' ' ')"
+done
+grep -q before-the-snapshot "$dir/snapshot" && grep -q after-the-snapshot "$dir/trace" &&
+	! grep -q before-the-snapshot "$dir/trace" || { echo "the snapshot did not swap the buffers"; exit 1; }
+show sh -c "echo 0 > $dir/snapshot"
+
+section "13. Unload"
 cd /
 show rmmod rbtrace
 show test ! -e "$dir"
