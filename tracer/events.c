@@ -201,6 +201,18 @@ void rbtr_event_unregister(struct rbtr_event_type *type)
 }
 
 /**
+ * rbtr_event_common_fields - the fields every record starts with
+ * @nr: set to their number
+ *
+ * Return: ftrace's common fields (struct rbtr_entry), as format files list them.
+ */
+const struct rbtr_field *rbtr_event_common_fields(unsigned int *nr)
+{
+	*nr = ARRAY_SIZE(rbtr_common_fields);
+	return rbtr_common_fields;
+}
+
+/**
  * rbtr_events_lock - hold the registry: no type comes, goes or changes
  *
  * For the filter, trigger and pid files, which look types up and change

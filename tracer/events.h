@@ -266,6 +266,7 @@ void rbtr_events_unlock(void);
 struct rbtr_event_type *rbtr_event_lookup(const char *system, const char *name);
 int rbtr_event_for_each(int (*fn)(struct rbtr_event_type *type, void *data), void *data);
 bool rbtr_event_is_ftrace(const struct rbtr_event_type *type);
+const struct rbtr_field *rbtr_event_common_fields(unsigned int *nr);
 int rbtr_event_soft_get(struct rbtr_event_type *type);
 void rbtr_event_soft_put(struct rbtr_event_type *type);
 bool rbtr_cpu_traced(int cpu);

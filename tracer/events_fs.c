@@ -39,23 +39,6 @@ static struct dentry *rbtr_events_dir;
 static DEFINE_MUTEX(rbtr_systems_mutex);
 static LIST_HEAD(rbtr_systems);
 
-/* Parse "0" or "1" (a newline allowed), as tracefs's enable files. */
-static int rbtr_parse_bool(const char __user *ubuf, size_t cnt, bool *on)
-{
-	unsigned long val;
-	int ret;
-
-	if (!cnt || cnt > 32)
-		return -EINVAL;
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
-	if (ret)
-		return ret;
-	if (val > 1)
-		return -EINVAL;
-	*on = val;
-	return 0;
-}
-
 /* header_page and header_event describe the ring buffer's own format. */
 static int rbtr_header_page_show(struct seq_file *m, void *v)
 {
@@ -124,7 +107,7 @@ static ssize_t rbtr_enable_write(struct file *file, const char __user *ubuf,
 	bool on;
 	int ret;
 
-	ret = rbtr_parse_bool(ubuf, cnt, &on);
+	ret = rbtr_write_bool(ubuf, cnt, &on);
 	if (!ret)
 		ret = rbtr_event_set_one(type, on);
 	if (ret)
@@ -326,20 +309,13 @@ static ssize_t rbtr_error_log_write(struct file *file, const char __user *ubuf,
 	return cnt;
 }
 
-static int rbtr_error_log_release(struct inode *inode, struct file *file)
-{
-	if (file->f_mode & FMODE_READ)
-		return single_release(inode, file);
-	return 0;
-}
-
 static const struct file_operations rbtr_error_log_fops = {
 	.owner		= THIS_MODULE,
 	.open		= rbtr_error_log_open,
 	.read		= seq_read,
 	.write		= rbtr_error_log_write,
 	.llseek		= seq_lseek,
-	.release	= rbtr_error_log_release,
+	.release	= rbtr_single_release_rw,
 };
 
 /*
@@ -370,7 +346,7 @@ static ssize_t rbtr_group_enable_write(struct file *file, const char __user *ubu
 	bool on;
 	int ret;
 
-	ret = rbtr_parse_bool(ubuf, cnt, &on);
+	ret = rbtr_write_bool(ubuf, cnt, &on);
 	if (ret)
 		return ret;
 	/*
@@ -472,13 +448,6 @@ static int rbtr_set_event_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static loff_t rbtr_set_event_llseek(struct file *file, loff_t offset, int whence)
-{
-	if (file->f_mode & FMODE_READ)
-		return seq_lseek(file, offset, whence);
-	return noop_llseek(file, offset, whence);
-}
-
 static ssize_t rbtr_set_event_write(struct file *file, const char __user *ubuf,
 				    size_t cnt, loff_t *ppos)
 {
@@ -510,7 +479,7 @@ static const struct file_operations rbtr_set_event_fops = {
 	.open		= rbtr_set_event_open,
 	.read		= seq_read,
 	.write		= rbtr_set_event_write,
-	.llseek		= rbtr_set_event_llseek,
+	.llseek		= rbtr_seq_llseek_rw,
 	.release	= rbtr_set_event_release,
 };
 

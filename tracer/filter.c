@@ -78,17 +78,6 @@ const char *rbtr_filter_err_text(int code)
 EXPORT_SYMBOL_GPL(rbtr_filter_err_text);
 #endif
 
-/* The common fields, ftrace's ftrace_common_fields (struct rbtr_entry). */
-static const struct rbtr_field rbtr_fl_common[] = {
-	RBTR_FIELD(RBTR_REC(struct rbtr_entry)->type, "unsigned short", "common_type",
-		   RBTR_FIELD_NUM),
-	RBTR_FIELD(RBTR_REC(struct rbtr_entry)->flags, "unsigned char", "common_flags",
-		   RBTR_FIELD_NUM),
-	RBTR_FIELD(RBTR_REC(struct rbtr_entry)->preempt_count, "unsigned char",
-		   "common_preempt_count", RBTR_FIELD_NUM),
-	RBTR_FIELD(RBTR_REC(struct rbtr_entry)->pid, "int", "common_pid", RBTR_FIELD_NUM),
-};
-
 /* A field found by name: its predicate kind, and the field if in the record. */
 struct rbtr_fl_field {
 	enum rbtr_fpred_kind	kind;
@@ -128,7 +117,8 @@ static bool rbtr_fl_find(const struct rbtr_event_type *type, const char *s,
 			 unsigned int len, struct rbtr_fl_field *out)
 {
 	static const char *const cpus[] = { "CPU", "cpu", "common_cpu" };
-	unsigned int i;
+	const struct rbtr_field *common;
+	unsigned int i, nr;
 
 	for (i = 0; i < type->nr_fields; i++) {
 		if (rbtr_fl_name_is(type->fields[i].name, s, len)) {
@@ -148,9 +138,11 @@ static bool rbtr_fl_find(const struct rbtr_event_type *type, const char *s,
 		out->kind = RBTR_FP_COMM;
 		return true;
 	}
-	for (i = 0; i < ARRAY_SIZE(rbtr_fl_common); i++) {
-		if (rbtr_fl_name_is(rbtr_fl_common[i].name, s, len)) {
-			out->f = &rbtr_fl_common[i];
+	/* ftrace's ftrace_common_fields: struct rbtr_entry's. */
+	common = rbtr_event_common_fields(&nr);
+	for (i = 0; i < nr; i++) {
+		if (rbtr_fl_name_is(common[i].name, s, len)) {
+			out->f = &common[i];
 			out->kind = RBTR_FP_NUM;
 			return true;
 		}

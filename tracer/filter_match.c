@@ -192,43 +192,27 @@ static noinline bool rbtr_fm_ptr(const struct rbtr_fpred *p, const u8 *rec,
 	return rbtr_fm_string(p, buf, n);
 }
 
-/* ftrace's comparisons, on the field's value widened with its sign. */
-static bool rbtr_fm_cmp_s(u8 op, s64 a, s64 v)
+/*
+ * ftrace's comparisons, on the field's value widened with its sign:
+ * @cmp is the order of the two (-1, 0, 1) as the field's type orders
+ * them, @band their bitwise and.
+ */
+static bool rbtr_fm_cmp(u8 op, int cmp, bool band)
 {
 	switch (op) {
 	case RBTR_FOP_EQ:
 	case RBTR_FOP_NE:
-		return a == v;
+		return !cmp;
 	case RBTR_FOP_LT:
-		return a < v;
+		return cmp < 0;
 	case RBTR_FOP_LE:
-		return a <= v;
+		return cmp <= 0;
 	case RBTR_FOP_GT:
-		return a > v;
+		return cmp > 0;
 	case RBTR_FOP_GE:
-		return a >= v;
+		return cmp >= 0;
 	case RBTR_FOP_BAND:
-		return a & v;
-	}
-	return false;
-}
-
-static bool rbtr_fm_cmp_u(u8 op, u64 a, u64 v)
-{
-	switch (op) {
-	case RBTR_FOP_EQ:
-	case RBTR_FOP_NE:
-		return a == v;
-	case RBTR_FOP_LT:
-		return a < v;
-	case RBTR_FOP_LE:
-		return a <= v;
-	case RBTR_FOP_GT:
-		return a > v;
-	case RBTR_FOP_GE:
-		return a >= v;
-	case RBTR_FOP_BAND:
-		return a & v;
+		return band;
 	}
 	return false;
 }
@@ -244,6 +228,7 @@ static bool rbtr_fm_num(const struct rbtr_fpred *p, const u8 *rec, unsigned int 
 	union { u8 b; u16 h; u32 w; u64 q; } x;
 	u64 uv, v = p->val;
 	s64 sv, s;
+	int cmp;
 	bool r;
 
 	if (p->offset + p->size > size)
@@ -268,7 +253,11 @@ static bool rbtr_fm_num(const struct rbtr_fpred *p, const u8 *rec, unsigned int 
 	default:
 		return false;
 	}
-	r = p->is_signed ? rbtr_fm_cmp_s(p->op, s, sv) : rbtr_fm_cmp_u(p->op, uv, v);
+	if (p->is_signed)
+		cmp = (s > sv) - (s < sv);
+	else
+		cmp = (uv > v) - (uv < v);
+	r = rbtr_fm_cmp(p->op, cmp, p->is_signed ? !!(s & sv) : !!(uv & v));
 	return r != p->not;
 }
 

@@ -645,15 +645,13 @@ static ssize_t rbtr_pid_opt_write(struct file *file, const char __user *ubuf, si
 				  loff_t *ppos)
 {
 	long opt = (long)file_inode(file)->i_private;
-	unsigned long val;
+	bool on;
 	int ret;
 
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	ret = rbtr_write_bool(ubuf, cnt, &on);
 	if (ret)
 		return ret;
-	if (val > 1)
-		return -EINVAL;
-	ret = rbtr_pid_opt_set(opt, val);
+	ret = rbtr_pid_opt_set(opt, on);
 	if (ret)
 		return ret;
 	*ppos += cnt;

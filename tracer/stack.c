@@ -306,15 +306,13 @@ static ssize_t rbtr_stack_opt_read(struct file *filp, char __user *ubuf, size_t 
 static ssize_t rbtr_stack_opt_write(struct file *filp, const char __user *ubuf, size_t cnt,
 				    loff_t *ppos)
 {
-	unsigned long val;
+	bool on;
 	int ret;
 
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	ret = rbtr_write_bool(ubuf, cnt, &on);
 	if (ret)
 		return ret;
-	if (val > 1)
-		return -EINVAL;
-	rbtr_stack_set(val);
+	rbtr_stack_set(on);
 	*ppos += cnt;
 	return cnt;
 }

@@ -375,6 +375,65 @@ void rbtr_trace_exit(struct rbtr_trace *tr)
 }
 
 /**
+ * rbtr_single_release_rw - release a file that is a seq_file only when read
+ * @inode: its inode
+ * @file: the file
+ *
+ * For the files opened for writing without a seq_file (trigger,
+ * set_event, error_log: a write-only open shows nothing).
+ *
+ * Return: 0.
+ */
+int rbtr_single_release_rw(struct inode *inode, struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return single_release(inode, file);
+	return 0;
+}
+
+/**
+ * rbtr_seq_llseek_rw - llseek of such a file
+ * @file: the file
+ * @offset: as llseek's
+ * @whence: as llseek's
+ *
+ * Return: the new position, or a negative errno.
+ */
+loff_t rbtr_seq_llseek_rw(struct file *file, loff_t offset, int whence)
+{
+	if (file->f_mode & FMODE_READ)
+		return seq_lseek(file, offset, whence);
+	return noop_llseek(file, offset, whence);
+}
+
+/**
+ * rbtr_write_bool - parse an options/ file's write: 0 or 1
+ * @ubuf: the user buffer
+ * @cnt: its length
+ * @on: set to the value
+ *
+ * ftrace's trace_options_core_write() and the enable files: a decimal,
+ * a newline allowed.
+ *
+ * Return: 0, or -EINVAL for anything but 0 and 1 (or kstrtoul's error).
+ */
+int rbtr_write_bool(const char __user *ubuf, size_t cnt, bool *on)
+{
+	unsigned long val;
+	int ret;
+
+	if (!cnt || cnt > 32)
+		return -EINVAL;
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+	*on = val;
+	return 0;
+}
+
+/**
  * rbtr_write_cut - copy a write of words or lines, cut where one ends
  * @ubuf: the user's buffer
  * @cnt: its length

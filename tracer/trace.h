@@ -140,6 +140,9 @@ int rbtr_set_clock(struct rbtr_trace *tr, const char *name);
 bool rbtr_clock_in_ns(struct rbtr_trace *tr);
 const char *rbtr_clock_name(struct rbtr_trace *tr);
 void rbtr_print_ts(struct rbtr_trace *tr, struct seq_buf *s, u64 ts);
+int rbtr_single_release_rw(struct inode *inode, struct file *file);
+loff_t rbtr_seq_llseek_rw(struct file *file, loff_t offset, int whence);
+int rbtr_write_bool(const char __user *ubuf, size_t cnt, bool *on);
 char *rbtr_write_cut(const char __user *ubuf, size_t cnt, size_t max, const char *seps,
 		     size_t *len);
 

@@ -613,20 +613,6 @@ static int rbtr_trigger_open(struct inode *inode, struct file *file)
 	return single_open(file, rbtr_trigger_show, inode->i_private);
 }
 
-static int rbtr_trigger_release(struct inode *inode, struct file *file)
-{
-	if (file->f_mode & FMODE_READ)
-		return single_release(inode, file);
-	return 0;
-}
-
-static loff_t rbtr_trigger_llseek(struct file *file, loff_t offset, int whence)
-{
-	if (file->f_mode & FMODE_READ)
-		return seq_lseek(file, offset, whence);
-	return noop_llseek(file, offset, whence);
-}
-
 static ssize_t rbtr_trigger_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
@@ -658,6 +644,6 @@ const struct file_operations rbtr_trigger_fops = {
 	.open		= rbtr_trigger_open,
 	.read		= seq_read,
 	.write		= rbtr_trigger_write,
-	.llseek		= rbtr_trigger_llseek,
-	.release	= rbtr_trigger_release,
+	.llseek		= rbtr_seq_llseek_rw,
+	.release	= rbtr_single_release_rw,
 };
