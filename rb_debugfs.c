@@ -41,9 +41,7 @@
 /* Parse one unsigned decimal from user space; trailing newline allowed. */
 static int rb_read_ulong(const char __user *ubuf, size_t cnt, unsigned long *val)
 {
-	if (!cnt || cnt > 32)
-		return -EINVAL;
-	return kstrtoul_from_user(ubuf, cnt, 10, val);
+	return rbtr_write_ulong(ubuf, cnt, val);
 }
 
 /* tracing_on */

@@ -282,9 +282,7 @@ static ssize_t rbtr_cmdlines_size_write(struct file *file, const char __user *ub
 	unsigned long val;
 	int ret;
 
-	if (!cnt || cnt > 32)
-		return -EINVAL;
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	ret = rbtr_write_ulong(ubuf, cnt, &val);
 	if (ret)
 		return ret;
 	/* ftrace's bounds: at least one, at most PID_MAX_DEFAULT. */

@@ -407,6 +407,21 @@ loff_t rbtr_seq_llseek_rw(struct file *file, loff_t offset, int whence)
 }
 
 /**
+ * rbtr_write_ulong - parse a control file's write: one unsigned decimal
+ * @ubuf: the user buffer
+ * @cnt: its length, at most 32 bytes (tracefs's control writes are short)
+ * @val: set to the value
+ *
+ * Return: 0, -EINVAL (empty, too long, not a number) or kstrtoul's error.
+ */
+int rbtr_write_ulong(const char __user *ubuf, size_t cnt, unsigned long *val)
+{
+	if (!cnt || cnt > 32)
+		return -EINVAL;
+	return kstrtoul_from_user(ubuf, cnt, 10, val);
+}
+
+/**
  * rbtr_write_bool - parse an options/ file's write: 0 or 1
  * @ubuf: the user buffer
  * @cnt: its length
@@ -422,9 +437,7 @@ int rbtr_write_bool(const char __user *ubuf, size_t cnt, bool *on)
 	unsigned long val;
 	int ret;
 
-	if (!cnt || cnt > 32)
-		return -EINVAL;
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	ret = rbtr_write_ulong(ubuf, cnt, &val);
 	if (ret)
 		return ret;
 	if (val > 1)

@@ -142,6 +142,7 @@ const char *rbtr_clock_name(struct rbtr_trace *tr);
 void rbtr_print_ts(struct rbtr_trace *tr, struct seq_buf *s, u64 ts);
 int rbtr_single_release_rw(struct inode *inode, struct file *file);
 loff_t rbtr_seq_llseek_rw(struct file *file, loff_t offset, int whence);
+int rbtr_write_ulong(const char __user *ubuf, size_t cnt, unsigned long *val);
 int rbtr_write_bool(const char __user *ubuf, size_t cnt, bool *on);
 char *rbtr_write_cut(const char __user *ubuf, size_t cnt, size_t max, const char *seps,
 		     size_t *len);
