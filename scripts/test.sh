@@ -11,12 +11,15 @@
 #                 --strict on every C file
 #   guest tests   one boot of the test kernel (-smp 2): every
 #                 tests/guest/test.d/*/*.tc scenario and every KUnit test module
-#                 (each case counted); the KUnit module again with
-#                 tsc=unstable; one boot of each stock kernel:
-#                 the scenarios tagged "stock" (load, check, unload)
-#                 with the module built for it; one more boot of stock
-#                 6.12 for the scenario tagged "lockdown" (it raises
-#                 lockdown, which cannot be lowered)
+#                 (each case counted) but those tagged "onethread",
+#                 which a boot of their own runs on one TCG thread; the
+#                 KUnit module again with tsc=unstable; one boot of each
+#                 stock kernel: the scenarios tagged "stock" and
+#                 "stock61" or "stock612" (load, check, unload) with the
+#                 module built for it; one more boot of stock 6.12 for
+#                 the scenario tagged "lockdown" (it raises lockdown,
+#                 which cannot be lowered). The boots on one TCG thread
+#                 run two at a time, one host CPU each.
 #   every boot    its kernel log scanned and its taint checked
 #
 # Prints PASS/FAIL/SKIP per test and ends with the line
@@ -238,15 +241,16 @@ boot_verdict() {
 	fi
 }
 
-# tc_names [TAG]: the scenarios (tagged TAG; else all but those tagged
-# "alone" or "onethread") that a boot must report on.
+# tc_names [TAG[,TAG...]]: the scenarios (tagged with one of the TAGs, as
+# run-tc.sh --tag picks them; else all but those tagged "alone" or
+# "onethread") that a boot must report on.
 tc_names() {
 	local f d=$RBT_TOP/tests/guest/test.d
 	for f in $(find "$d" -name '*.tc' | sort); do
 		if [ -z "${1:-}" ]; then
-			! grep -qE "^# tags:.*\b(alone|onethread)\b" "$f" || continue
+			! grep -qE "^# tags:.*( )(alone|onethread)( |$)" "$f" || continue
 		else
-			grep -qE "^# tags:.*\b$1\b" "$f" || continue
+			grep -qE "^# tags:(.* )?(${1//,/|})( |$)" "$f" || continue
 		fi
 		f=${f#"$d/"}
 		echo "${f%.tc}"
@@ -289,25 +293,31 @@ boot_test_kernel() {
 }
 
 boot_stock() {
-	local v=$1 rel=$2 mod=$3 dir=$run/stock-$1 rc=0 n
+	local v=$1 rel=$2 mod=$3 dir=$run/stock-$1 rc=0 n tags
 	if [ -z "$rel" ] || [ -z "$mod" ]; then
 		fail "boot:stock-$v: no stock kernel or no module built for it"
 		return
 	fi
 	mkdir -p "$dir"
-	# Stock kernels run the scenarios tagged "stock": load, check, unload.
+	# Stock kernels run the scenarios tagged "stock" (both) or "stock61",
+	# "stock612" (one of them): load, check, unload. The test kernel is
+	# built from the source of Debian's 6.12, so stock 6.12 runs what its
+	# config changes (module loading, the events and functions its config
+	# has, BTF arguments, the kernel's snapshot to compare with), stock
+	# 6.1 what an older kernel's interfaces and ftrace change.
 	# One TCG thread: they patch their static keys (CONFIG_JUMP_LABEL) as
 	# events are enabled and disabled, and QEMU's multi-threaded TCG was
 	# seen to let another vCPU run the int3 of a finished text_poke_bp()
 	# (an "Oops: int3" in the guest, 2 boots in 4 on a loaded host).
-	n=$(tc_names stock | wc -l)
-	rbt_log "booting stock kernel $rel: $n guest scenarios tagged stock"
+	tags=stock,stock${v//./}
+	n=$(tc_names "$tags" | wc -l)
+	rbt_log "booting stock kernel $rel: $n guest scenarios tagged $tags"
 	"$RBT_TOP/scripts/qemu-run.sh" --stock "$rel" --smp 2 --one-thread \
 		--timeout "$(boot_limit "$n")" \
-		--results "$dir" "$RBT_TOP/tests/guest/run-tc.sh" --tag stock --ko "$mod/rbtrace.ko" \
+		--results "$dir" "$RBT_TOP/tests/guest/run-tc.sh" --tag "$tags" --ko "$mod/rbtrace.ko" \
 		>"$run/boot-stock-$v.log" 2>&1 || rc=$?
 	boot_verdict "stock-$v" "$dir" "$rc"
-	expect_results "$dir/tc-results.txt" "stock-$v:" $(tc_names stock)
+	expect_results "$dir/tc-results.txt" "stock-$v:" $(tc_names "$tags")
 }
 
 # boot_lockdown RELEASE MODULE_DIR: a stock 6.12 boot of its own for the
@@ -394,6 +404,54 @@ torture_short() {
 	fi
 }
 
+# lane NAME FUNCTION...: run the boot functions one after the other in the
+# background, their report kept in the run's lane-NAME.out until shown;
+# lane_wait NAME: wait for it, show its report, and fail if it died
+# before its last function returned (its later boots are then missing).
+lane() {
+	local name=$1 f
+	shift
+	(
+		for f in "$@"; do
+			"$f"
+		done
+	) >"$run/lane-$name.out" 2>&1 &
+	echo $! >"$run/lane-$name.pid"
+}
+
+lane_wait() {
+	local rc=0
+	[ -f "$run/lane-$1.pid" ] || return 0
+	wait "$(cat "$run/lane-$1.pid")" || rc=$?
+	cat "$run/lane-$1.out"
+	[ "$rc" = 0 ] || fail "lane-$1: exit $rc before its last boot ended, see $run/lane-$1.out"
+}
+
+# one_thread_boots: the boots on one TCG thread (the one-thread scenarios
+# of the test kernel, the stock kernels, lockdown). Each keeps one host
+# CPU busy, so two lanes of them run side by side, balanced by their
+# scenarios' times; the reports are shown lane by lane once both end.
+# (The test kernel's own boot runs before, alone: two TCG threads.)
+boot_one_thread_test() { [ -z "$mod_test" ] || boot_one_thread; }
+boot_stock_61() { boot_stock 6.1 "$rel61" "$mod61"; }
+boot_stock_612() { boot_stock 6.12 "$rel612" "$mod612"; }
+boot_lockdown_612() { boot_lockdown "$rel612" "$mod612"; }
+boot_tsc_unstable_test() { [ -z "$mod_test" ] || boot_tsc_unstable; }
+one_thread_boots() {
+	local a=() b=()
+	[ "$check_only" = 1 ] || a+=(boot_one_thread_test)
+	if [ "$stock" = 1 ]; then
+		a+=(boot_stock_612 boot_lockdown_612)
+		b+=(boot_stock_61)
+	fi
+	# The short multi-threaded ones after stock 6.1, to even the lanes.
+	[ "$check_only" = 1 ] || b+=(boot_tsc_unstable_test torture_short)
+	[ ${#a[@]} -eq 0 ] || lane a "${a[@]}"
+	[ ${#b[@]} -eq 0 ] || lane b "${b[@]}"
+	lane_wait a
+	lane_wait b
+}
+
 harness_boots() {
 	[ -n "$kdir" ] || { fail "host:qemu-run: no test kernel to boot"; return; }
 	rbt_log "harness self-tests: boots that fail, panic and hang on purpose"
@@ -414,16 +472,9 @@ main() {
 	if [ "$check_only" = 0 ]; then
 		checkpatch
 		boot_test_kernel
-		[ -z "$mod_test" ] || boot_one_thread
-		[ -z "$mod_test" ] || boot_tsc_unstable
-		torture_short
 		step host:dkms 1200 "$RBT_TOP/tests/host/dkms.sh" || true
 	fi
-	if [ "$stock" = 1 ]; then
-		boot_stock 6.1 "$rel61" "$mod61"
-		boot_stock 6.12 "$rel612" "$mod612"
-		boot_lockdown "$rel612" "$mod612"
-	fi
+	one_thread_boots
 	[ "$harness_boot" = 0 ] || [ "$check_only" = 1 ] || harness_boots
 	rbt_log "test run took $(($(date +%s) - start)) s"
 	summary

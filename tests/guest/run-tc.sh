@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-tc.sh [--ko RBTRACE.KO] [--results DIR] [--timeout SECS] [--tag TAG] [TC|DIR...]
+# run-tc.sh [--ko RBTRACE.KO] [--results DIR] [--timeout SECS] [--tag TAG[,TAG...]] [TC|DIR...]
 #
 # Run rbtrace's guest scenarios, in the manner of the kernel's ftracetest
 # (tools/testing/selftests/ftrace): one scenario per .tc file under
@@ -16,9 +16,11 @@
 #                        (a command), or kunit (KUnit in the kernel);
 #                        otherwise the scenario is UNSUPPORTED
 #   # timeout: SECS      overrides --timeout for this scenario
-#   # tags: WORD...      with --tag TAG, only scenarios tagged TAG run;
-#                        "stock" marks those that also run on Debian's
-#                        stock kernels (scripts/test.sh); "alone" those
+#   # tags: WORD...      with --tag TAG,..., only scenarios tagged with
+#                        one of the TAGs run; "stock" marks those that
+#                        also run on both of Debian's stock kernels
+#                        (scripts/test.sh), "stock61" and "stock612"
+#                        those that run on one of them; "alone" those
 #                        that run only in a boot of their own, with
 #                        --tag (they change the kernel for good);
 #                        "onethread" those booted on one TCG thread
@@ -37,6 +39,16 @@ results=${RBT_RESULTS:-/tmp/rbtrace-tc}
 timeout=120
 tag=
 tcs=()
+
+# tc_tagged TC: whether TC carries one of --tag's comma-separated tags.
+tc_tagged() {
+	local t tags
+	tags=" $(header "$1" tags) "
+	for t in ${tag//,/ }; do
+		[[ $tags == *" $t "* ]] && return 0
+	done
+	return 1
+}
 
 parse_args() {
 	local a
@@ -66,7 +78,7 @@ parse_args() {
 			# asked for by their tag.
 			t=" $(header "$a" tags) "
 			[[ $t == *" alone "* || $t == *" onethread "* ]] || tcs+=("$a")
-		elif [[ " $(header "$a" tags) " == *" $tag "* ]]; then
+		elif tc_tagged "$a"; then
 			tcs+=("$a")
 		fi
 	done
