@@ -524,7 +524,8 @@ const struct file_operations rbtr_trace_fops = {
 
 struct rbtr_pipe_iter {
 	struct rbtr_trace *tr;
-	struct rbt_buffer *buffer;	/* bound at open */
+	struct rbt_buffer *buffer;	/* the live one: rbtr_pipe_follow() */
+	unsigned int	polled;		/* rbtr_reader_poll_pin() */
 	struct mutex	lock;		/* one reader of this file at a time */
 	int		cpu_file;
 	struct rbtr_rec	rec;
@@ -533,6 +534,18 @@ struct rbtr_pipe_iter {
 	bool		read_any;
 	struct rbtr_graph_text	*graph;
 };
+
+/*
+ * Read the live buffer, as ftrace's trace_pipe reads tr->array_buffer:
+ * after a snapshot, what was recorded since, not the snapshot. A reader
+ * holds nothing of its buffer between records (the text it has not
+ * handed out yet is a copy), so it just moves its pin. it->lock held.
+ */
+static void rbtr_pipe_follow(struct rbtr_pipe_iter *it)
+{
+	if (unlikely(READ_ONCE(it->tr->buffer) != it->buffer))
+		it->buffer = rbtr_reader_follow(it->tr, it->buffer);
+}
 
 static size_t rbtr_pipe_pending(struct rbtr_pipe_iter *it)
 {
@@ -596,8 +609,11 @@ static bool rbtr_pipe_next(struct rbtr_pipe_iter *it)
 {
 	struct rbt_event *event;
 	unsigned long lost = 0;
-	int cpu = rbtr_pipe_oldest_cpu(it);
 	u64 ts;
+	int cpu;
+
+	rbtr_pipe_follow(it);
+	cpu = rbtr_pipe_oldest_cpu(it);
 
 	if (cpu < 0)
 		return false;
@@ -622,15 +638,24 @@ static bool rbtr_pipe_next(struct rbtr_pipe_iter *it)
  */
 static int rbtr_pipe_wait(struct rbtr_pipe_iter *it, struct file *file)
 {
+	struct rbt_buffer *buffer;
 	int ret;
 
-	while (!rbtr_pipe_pending(it) && rbtr_pipe_empty(it)) {
+	for (;;) {
+		/* A swap wakes us (rbtr_snap_wake()): read the new live one. */
+		rbtr_pipe_follow(it);
+		if (rbtr_pipe_pending(it) || !rbtr_pipe_empty(it))
+			break;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		if (!rbt_record_is_on(it->buffer) && it->read_any)
 			return 0;
+		/* Another thread of this file may follow meanwhile. */
+		buffer = it->buffer;
+		rbtr_reader_pin(it->tr, buffer);
 		mutex_unlock(&it->lock);
-		ret = rbt_wait(it->buffer, it->cpu_file, 0);
+		ret = rbt_wait(buffer, it->cpu_file, 0);
+		rbtr_reader_unpin(it->tr, buffer);
 		mutex_lock(&it->lock);
 		if (ret)
 			return ret;
@@ -648,11 +673,14 @@ static ssize_t rbtr_pipe_read(struct file *file, char __user *ubuf,
 
 	if (!cnt)
 		return 0;
-	/* The mapping is a mapped CPU's one consumer (rbt_cpu_mapped()). */
-	if (it->cpu_file != RBT_ALL_CPUS && rbt_cpu_mapped(it->buffer, it->cpu_file))
-		return -EBUSY;
 	cnt = min_t(size_t, cnt, RBTR_PIPE_READ_MAX);
 	mutex_lock(&it->lock);
+	rbtr_pipe_follow(it);
+	/* The mapping is a mapped CPU's one consumer (rbt_cpu_mapped()). */
+	if (it->cpu_file != RBT_ALL_CPUS && rbt_cpu_mapped(it->buffer, it->cpu_file)) {
+		done = -EBUSY;
+		goto out;
+	}
 wait_again:
 	ret = rbtr_pipe_wait(it, file);
 	if (ret <= 0) {
@@ -705,10 +733,17 @@ out:
 static __poll_t rbtr_pipe_poll(struct file *file, struct poll_table_struct *pt)
 {
 	struct rbtr_pipe_iter *it = file->private_data;
+	__poll_t ret = EPOLLIN | EPOLLRDNORM;
 
-	if (rbtr_pipe_pending(it))
-		return EPOLLIN | EPOLLRDNORM;
-	return rbt_poll_wait(it->buffer, it->cpu_file, file, pt, 0);
+	mutex_lock(&it->lock);
+	rbtr_pipe_follow(it);
+	if (!rbtr_pipe_pending(it)) {
+		/* An epoll entry outlives this call: the buffer stays pinned. */
+		rbtr_reader_poll_pin(it->tr, it->buffer, &it->polled);
+		ret = rbt_poll_wait(it->buffer, it->cpu_file, file, pt, 0);
+	}
+	mutex_unlock(&it->lock);
+	return ret;
 }
 
 static void rbtr_pipe_free(struct rbtr_pipe_iter *it)
@@ -751,6 +786,7 @@ static int rbtr_pipe_release(struct inode *inode, struct file *file)
 	struct rbtr_pipe_iter *it = file->private_data;
 
 	mutex_destroy(&it->lock);
+	rbtr_reader_poll_unpin(it->tr, it->polled);
 	rbtr_reader_close(it->tr, it->buffer);
 	rbtr_pipe_free(it);
 	return 0;

@@ -36,13 +36,16 @@
 /*
  * struct rbtr_raw_iter - one open trace_pipe_raw
  * @tr: the tracer
- * @buffer: the buffer read, bound at open (rbtr_reader_open()): the live
- *          one for trace_pipe_raw, the snapshot for snapshot_raw
+ * @buffer: the buffer read (rbtr_reader_open()): for trace_pipe_raw the
+ *          live one, followed across swaps (rbtr_raw_follow()); for
+ *          snapshot_raw the snapshot of the open
+ * @polled: the buffers it polled, pinned (rbtr_reader_poll_pin())
  * @snapshot: snapshot_raw: nothing records into it, an empty one is
  *            the end of the data, not a reason to wait
  * @lock: one reader of this file at a time; not held while sleeping
  * @cpu: the CPU
- * @spare: the page read() hands out, allocated at the first read
+ * @spare: the page read() hands out, allocated at the first read; of
+ *         @buffer, given back to it before the reader follows another
  * @read: bytes of @spare already read; rbtr_raw_size() means none left
  * @wait_index: bumped by ioctl(0) and flush, to end a wait
  * @stopped: ioctl(0) or close was seen: a non-blocking read with nothing
@@ -52,6 +55,7 @@
 struct rbtr_raw_iter {
 	struct rbtr_trace	*tr;
 	struct rbt_buffer	*buffer;
+	unsigned int		polled;
 	bool			snapshot;
 	struct mutex		lock;		/* see above */
 	int			cpu;
@@ -68,6 +72,28 @@ static size_t rbtr_raw_size(struct rbtr_raw_iter *it)
 }
 
 /*
+ * trace_pipe_raw reads the live buffer, as ftrace's reads tr->array_buffer:
+ * after a snapshot, the pages recorded since. The read page is of the
+ * buffer it was allocated from: given back to it first. A page still
+ * partly unread is handed out first (its rest is of the old buffer, and
+ * consumed): the reader follows at its next page. it->lock held.
+ * Return: true when the reader moved to another buffer.
+ */
+static bool rbtr_raw_follow(struct rbtr_raw_iter *it)
+{
+	if (it->snapshot || likely(READ_ONCE(it->tr->buffer) == it->buffer))
+		return false;
+	if (it->spare && it->read < rbtr_raw_size(it))
+		return false;
+	if (it->spare) {
+		rbt_free_read_page(it->buffer, it->cpu, it->spare);
+		it->spare = NULL;
+	}
+	it->buffer = rbtr_reader_follow(it->tr, it->buffer);
+	return true;
+}
+
+/*
  * Sleep until the CPU has data (@full: buffer_percent) or ioctl(0) wakes
  * us. Called and returns with it->lock held. Return: 1 to try again, 0
  * when woken by ioctl(0) or close, -EINTR.
@@ -75,9 +101,13 @@ static size_t rbtr_raw_size(struct rbtr_raw_iter *it)
 static int rbtr_raw_wait(struct rbtr_raw_iter *it, int full)
 {
 	int idx = atomic_read(&it->wait_index), ret;
+	struct rbt_buffer *buffer = it->buffer;
 
+	/* Another thread of this file may follow meanwhile: our own pin. */
+	rbtr_reader_pin(it->tr, buffer);
 	mutex_unlock(&it->lock);
-	ret = rbt_wait(it->buffer, it->cpu, full);
+	ret = rbt_wait(buffer, it->cpu, full);
+	rbtr_reader_unpin(it->tr, buffer);
 	mutex_lock(&it->lock);
 	if (ret)
 		return ret;
@@ -90,16 +120,17 @@ static int rbtr_raw_fill(struct rbtr_raw_iter *it, struct file *file)
 	struct rbt_read_page *page;
 	int ret;
 
-	if (!it->spare) {
-		page = rbt_alloc_read_page(it->buffer, it->cpu);
-		if (IS_ERR(page))
-			return PTR_ERR(page);
-		it->spare = page;
-	}
 	for (;;) {
 		/* Another reader of this file may have filled it meanwhile. */
-		if (it->read < rbtr_raw_size(it))
+		if (it->spare && it->read < rbtr_raw_size(it))
 			return 1;
+		rbtr_raw_follow(it);
+		if (!it->spare) {
+			page = rbt_alloc_read_page(it->buffer, it->cpu);
+			if (IS_ERR(page))
+				return PTR_ERR(page);
+			it->spare = page;
+		}
 		rbtr_access_lock(it->tr, it->cpu);
 		ret = rbt_read_page(it->buffer, it->spare, rbtr_raw_size(it), it->cpu, false);
 		rbtr_access_unlock(it->tr, it->cpu);
@@ -213,6 +244,9 @@ static ssize_t rbtr_raw_splice_read(struct file *file, loff_t *ppos,
 		return -EINVAL;
 	mutex_lock(&it->lock);
 	for (;;) {
+		/* Woken by a swap: wait on the new live buffer, not return 0. */
+		if (rbtr_raw_follow(it))
+			woken = false;
 		n = rbtr_raw_splice_pages(it, &spd, len);
 		if (n > 0)
 			break;
@@ -246,16 +280,30 @@ out:
 static __poll_t rbtr_raw_poll(struct file *file, struct poll_table_struct *pt)
 {
 	struct rbtr_raw_iter *it = file->private_data;
+	__poll_t ret;
 
-	return rbt_poll_wait(it->buffer, it->cpu, file, pt, rbtr_buffer_percent(it->tr));
+	mutex_lock(&it->lock);
+	rbtr_raw_follow(it);
+	/* An epoll entry outlives this call: the buffer stays pinned. */
+	rbtr_reader_poll_pin(it->tr, it->buffer, &it->polled);
+	ret = rbt_poll_wait(it->buffer, it->cpu, file, pt, rbtr_buffer_percent(it->tr));
+	mutex_unlock(&it->lock);
+	return ret;
 }
 
-/* End the waits of this file's readers (they return 0). */
+/*
+ * End the waits of this file's readers (they return 0). Under it->lock,
+ * which a sleeper does not hold, so that @buffer is not dropped by a
+ * follow meanwhile; a sleeper on the buffer before a swap was woken by
+ * the swap (rbtr_snap_wake()) and sees wait_index.
+ */
 static void rbtr_raw_wake(struct rbtr_raw_iter *it)
 {
 	WRITE_ONCE(it->stopped, true);
 	atomic_inc(&it->wait_index);
+	mutex_lock(&it->lock);
 	rbt_wake_waiters(it->buffer, it->cpu);
+	mutex_unlock(&it->lock);
 }
 
 /*
@@ -336,6 +384,16 @@ static int rbtr_raw_mmap(struct file *file, struct vm_area_struct *vma)
 
 	/* No snapshot swaps the buffer away while it is mapped. */
 	rbtr_snapshot_map_get(it->tr);
+	/*
+	 * Then it stays live. One made the snapshot by a swap since this
+	 * file's last read is not mapped: following takes it->lock, which
+	 * a read holds across copy_to_user() (mmap_lock), and mmap() runs
+	 * under mmap_lock. A read (or a new open) follows first.
+	 */
+	if (READ_ONCE(it->tr->buffer) != it->buffer) {
+		rbtr_snapshot_map_put(it->tr);
+		return -EBUSY;
+	}
 	ret = rbt_map(it->buffer, it->cpu, vma);
 	if (ret) {
 		rbtr_snapshot_map_put(it->tr);
@@ -388,6 +446,7 @@ static int rbtr_raw_release(struct inode *inode, struct file *file)
 	if (it->spare)
 		rbt_free_read_page(it->buffer, it->cpu, it->spare);
 	mutex_destroy(&it->lock);
+	rbtr_reader_poll_unpin(it->tr, it->polled);
 	rbtr_reader_close(it->tr, it->buffer);
 	kfree(it);
 	return 0;

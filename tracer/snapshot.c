@@ -24,12 +24,21 @@
  * synchronize_rcu(), which waits for every writer that could still hold it.
  *
  * What the readers see: a reader binds to one buffer at open
- * (rbtr_reader_open()) and keeps reading that one across swaps, as
- * ftrace's iterators do; the buffer is pinned and "echo 0 > snapshot"
- * refuses with -EBUSY to free a pinned spare.
+ * (rbtr_reader_open()), which is pinned: "echo 0 > snapshot" refuses with
+ * -EBUSY to free a pinned spare. The consuming readers of the live buffer
+ * (trace_pipe, trace_pipe_raw) follow it, as ftrace's, whose iterators
+ * reach it through &tr->array_buffer: before each consuming step, with
+ * their file's lock held, a reader that sees tr->buffer changed gives
+ * back what it holds of its buffer (a read page) and moves its pin to the
+ * live one (rbtr_reader_follow()). The swap wakes the readers asleep on
+ * the old buffer (@wake, an irq_work: a swap may be in NMI), so that a
+ * blocked reader follows too. The readers of trace (it pauses recording,
+ * ftrace's pause-on-trace), of snapshot and of snapshot_raw keep what
+ * they opened.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/irq_work.h>
 #include <linux/kstrtox.h>
 #include <linux/lockdep.h>
 #include <linux/log2.h>
@@ -76,7 +85,28 @@ static int notrace rbtr_snap_swap(struct rbtr_trace *tr)
 	/* The spare's set-up before it: pairs with rbtr_live_buffer()'s dependency */
 	smp_store_release(&tr->buffer, spare);
 	atomic_long_inc(&tr->snap.taken);
+	/* NMI-safe; the readers of the old buffer follow (rbtr_snap_wake()). */
+	irq_work_queue(&tr->snap.wake);
 	return 0;
+}
+
+/*
+ * The readers asleep on the buffer that a swap made the snapshot wake up
+ * and follow the live one; the live one's too, as ftrace's update_max_tr()
+ * wakes them. The RCU read side keeps the spare from rbt_free() in
+ * rbtr_snap_free_locked() between the read of the pointer and the wake.
+ */
+static void rbtr_snap_wake(struct irq_work *work)
+{
+	struct rbtr_trace *tr = container_of(work, struct rbtr_trace, snap.wake);
+	struct rbt_buffer *spare;
+
+	rcu_read_lock();
+	spare = READ_ONCE(tr->snap.spare);
+	if (spare)
+		rbt_wake_waiters(spare, RBT_ALL_CPUS);
+	rbt_wake_waiters(READ_ONCE(tr->buffer), RBT_ALL_CPUS);
+	rcu_read_unlock();
 }
 
 /**
@@ -208,8 +238,114 @@ static int rbtr_snap_free_locked(struct rbtr_trace *tr)
 	 * are in preemption-disabled sections: gone after a grace period.
 	 */
 	synchronize_rcu();
+	/* A wake queued before may have read the pointer still. */
+	irq_work_sync(&tr->snap.wake);
 	rbt_free(spare);
 	return 0;
+}
+
+/* The slot of rbtr_snap.bufs holding @buffer. */
+static int rbtr_snap_slot(struct rbtr_trace *tr, struct rbt_buffer *buffer)
+{
+	return tr->snap.bufs[1] == buffer;
+}
+
+/**
+ * rbtr_reader_follow - move a consuming reader's pin to the live buffer
+ * @tr: the tracer
+ * @buffer: the buffer the reader is bound to (rbtr_reader_open())
+ *
+ * Called with the reader's own lock held (it serialises the reader's
+ * state), none of @tr's, when the reader saw tr->buffer differ from
+ * @buffer, after it gave back what it held of @buffer. Under files_mutex
+ * a swap may change the roles of the two buffers, never free one; the
+ * live one read here may be the snapshot again by the time the reader
+ * reads it, which the next follow sees.
+ *
+ * Return: the live buffer, pinned instead of @buffer.
+ */
+struct rbt_buffer *rbtr_reader_follow(struct rbtr_trace *tr, struct rbt_buffer *buffer)
+{
+	struct rbt_buffer *live;
+
+	mutex_lock(&tr->files_mutex);
+	live = READ_ONCE(tr->buffer);
+	if (live != buffer) {
+		tr->snap.pins[rbtr_snap_slot(tr, live)]++;
+		tr->snap.pins[rbtr_snap_slot(tr, buffer)]--;
+	}
+	mutex_unlock(&tr->files_mutex);
+	return live;
+}
+
+/**
+ * rbtr_reader_pin - hold @buffer while sleeping on it
+ * @tr: the tracer
+ * @buffer: a buffer of @tr the caller has pinned, its file's lock held
+ *
+ * A reader drops its file's lock to sleep; another thread reading the
+ * same file may then follow the live buffer and drop the file's pin.
+ * The sleeper's own pin keeps the buffer it waits on.
+ */
+void rbtr_reader_pin(struct rbtr_trace *tr, struct rbt_buffer *buffer)
+{
+	mutex_lock(&tr->files_mutex);
+	tr->snap.pins[rbtr_snap_slot(tr, buffer)]++;
+	mutex_unlock(&tr->files_mutex);
+}
+
+/**
+ * rbtr_reader_unpin - undo rbtr_reader_pin()
+ * @tr: the tracer
+ * @buffer: the buffer
+ */
+void rbtr_reader_unpin(struct rbtr_trace *tr, struct rbt_buffer *buffer)
+{
+	mutex_lock(&tr->files_mutex);
+	tr->snap.pins[rbtr_snap_slot(tr, buffer)]--;
+	mutex_unlock(&tr->files_mutex);
+}
+
+/**
+ * rbtr_reader_poll_pin - a file is polling @buffer's wait queue
+ * @tr: the tracer
+ * @buffer: the buffer polled, pinned by the reader
+ * @polled: the reader's mask of the slots it polled
+ *
+ * An epoll entry stays on the wait queue after the reader followed the
+ * live buffer: the buffer it is on stays pinned, not freed, until the
+ * file is released (rbtr_reader_poll_unpin()). One pin per slot.
+ */
+void rbtr_reader_poll_pin(struct rbtr_trace *tr, struct rbt_buffer *buffer,
+			  unsigned int *polled)
+{
+	int slot;
+
+	mutex_lock(&tr->files_mutex);
+	slot = rbtr_snap_slot(tr, buffer);
+	if (!(*polled & BIT(slot))) {
+		*polled |= BIT(slot);
+		tr->snap.pins[slot]++;
+	}
+	mutex_unlock(&tr->files_mutex);
+}
+
+/**
+ * rbtr_reader_poll_unpin - the file is released: drop its poll pins
+ * @tr: the tracer
+ * @polled: its mask (rbtr_reader_poll_pin())
+ */
+void rbtr_reader_poll_unpin(struct rbtr_trace *tr, unsigned int polled)
+{
+	int slot;
+
+	if (!polled)
+		return;
+	mutex_lock(&tr->files_mutex);
+	for (slot = 0; slot < ARRAY_SIZE(tr->snap.pins); slot++)
+		if (polled & BIT(slot))
+			tr->snap.pins[slot]--;
+	mutex_unlock(&tr->files_mutex);
 }
 
 /*
@@ -563,6 +699,7 @@ void rbtr_snapshot_init(struct rbtr_trace *tr)
 	tr->snap.stop_count = 0;
 	atomic_set(&tr->snap.lock, 0);
 	atomic_set(&tr->snap.mapped, 0);
+	init_irq_work(&tr->snap.wake, rbtr_snap_wake);
 	atomic_long_set(&tr->snap.taken, 0);
 	atomic_long_set(&tr->snap.missed, 0);
 }
@@ -578,6 +715,8 @@ void rbtr_snapshot_exit(struct rbtr_trace *tr)
 {
 	struct rbt_buffer *spare = tr->snap.spare;
 
+	/* No swap is left to queue it: the writers and triggers are gone. */
+	irq_work_sync(&tr->snap.wake);
 	tr->snap.spare = NULL;
 	if (!spare)
 		return;

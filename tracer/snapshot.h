@@ -8,6 +8,7 @@
 #define _RBTR_SNAPSHOT_H
 
 #include <linux/atomic.h>
+#include <linux/irq_work.h>
 #include <linux/seq_file.h>
 #include <linux/types.h>
 
@@ -21,8 +22,12 @@ struct rbtr_trace;
  *         Written under the tracer's files_mutex and @lock
  * @bufs: the tracer's buffers, live or spare, whatever their role now:
  *        what @pins counts against
- * @pins: readers bound to each of @bufs (rbtr_reader_open()); a pinned
- *        spare is not freed. Under files_mutex
+ * @pins: readers bound to each of @bufs (rbtr_reader_open(), moved by
+ *        rbtr_reader_follow()), and polls registered on them
+ *        (rbtr_reader_poll_pin()); a pinned spare is not freed. Under
+ *        files_mutex
+ * @wake: wakes the readers sleeping on the buffer a swap made the
+ *        snapshot, so that they follow the live one (from any context)
  * @lock: 0 or 1: held by a swap, or by a change that applies to both
  *        buffers; taken with a cmpxchg, never waited for in a swap
  * @mapped: mappings of a trace_pipe_raw of the tracer: no swap while > 0
@@ -35,6 +40,7 @@ struct rbtr_snap {
 	struct rbt_buffer	*spare;
 	struct rbt_buffer	*bufs[2];
 	unsigned int		pins[2];
+	struct irq_work		wake;
 	atomic_t		lock;
 	atomic_t		mapped;
 	unsigned int		stop_count;
@@ -56,6 +62,15 @@ void rbtr_pause(struct rbtr_trace *tr);
 void rbtr_unpause(struct rbtr_trace *tr);
 int rbtr_snapshot_map_get(struct rbtr_trace *tr);
 void rbtr_snapshot_map_put(struct rbtr_trace *tr);
+
+/* Consuming readers of the live buffer follow it across swaps. */
+struct rbt_buffer *rbtr_reader_follow(struct rbtr_trace *tr, struct rbt_buffer *buffer);
+void rbtr_reader_pin(struct rbtr_trace *tr, struct rbt_buffer *buffer);
+void rbtr_reader_unpin(struct rbtr_trace *tr, struct rbt_buffer *buffer);
+void rbtr_reader_poll_pin(struct rbtr_trace *tr, struct rbt_buffer *buffer,
+			  unsigned int *polled);
+void rbtr_reader_poll_unpin(struct rbtr_trace *tr, unsigned int polled);
+
 void rbtr_snapshot_help(struct seq_file *m, struct rbtr_trace *tr, int cpu);
 void rbtr_snapshot_files(struct rbtr_trace *tr);
 void rbtr_snapshot_cpu_files(struct rbtr_trace *tr, struct dentry *dir, int cpu);
