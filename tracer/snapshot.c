@@ -213,7 +213,45 @@ int rbtr_snapshot_alloc(struct rbtr_trace *tr)
 	return ret;
 }
 
-/* "echo 0 > snapshot": free the spare unless a reader is bound to it. */
+/**
+ * rbtr_snapshot_get - a snapshot trigger is being set: allocate and hold
+ * @tr: the tracer
+ *
+ * As ftrace's tracing_arm_snapshot(): the spare is allocated if needed
+ * and "echo 0 > snapshot" refuses with -EBUSY to free it until the
+ * matching rbtr_snapshot_put(). Sleeping context.
+ *
+ * Return: 0, or the error of rbtr_snapshot_alloc() (nothing held then).
+ */
+int rbtr_snapshot_get(struct rbtr_trace *tr)
+{
+	int ret;
+
+	mutex_lock(&tr->files_mutex);
+	ret = rbtr_snap_alloc_locked(tr);
+	if (!ret)
+		atomic_inc(&tr->snap.armed);
+	mutex_unlock(&tr->files_mutex);
+	return ret;
+}
+
+/**
+ * rbtr_snapshot_put - undo one rbtr_snapshot_get()
+ * @tr: the tracer
+ *
+ * Takes no lock (the trigger is freed under the events' lock); the spare
+ * is not freed here, only allowed to be by "echo 0 > snapshot".
+ */
+void rbtr_snapshot_put(struct rbtr_trace *tr)
+{
+	WARN_ON_ONCE(atomic_dec_return(&tr->snap.armed) < 0);
+}
+
+/*
+ * "echo 0 > snapshot": free the spare unless a reader is bound to it or
+ * a snapshot trigger holds it (ftrace's tr->snapshot refcount, checked
+ * under files_mutex, which rbtr_snapshot_get() increments it under).
+ */
 static int rbtr_snap_free_locked(struct rbtr_trace *tr)
 {
 	struct rbt_buffer *spare;
@@ -226,7 +264,7 @@ static int rbtr_snap_free_locked(struct rbtr_trace *tr)
 		return 0;
 	}
 	slot = tr->snap.bufs[1] == spare;
-	if (tr->snap.pins[slot]) {
+	if (tr->snap.pins[slot] || atomic_read(&tr->snap.armed)) {
 		rbtr_snap_unlock(tr);
 		return -EBUSY;
 	}
@@ -620,7 +658,7 @@ static ssize_t rbtr_snapshot_write(struct file *file, const char __user *ubuf,
 	if (ret == -EBUSY)
 		pr_warn_ratelimited("rbtrace: snapshot %lu: busy: %s\n", val,
 				    val ? "a trace_pipe_raw is mapped" :
-				    "a reader still reads the snapshot");
+				    "a reader or a snapshot trigger holds the snapshot");
 	if (ret)
 		return ret;
 	*ppos += cnt;
@@ -699,6 +737,7 @@ void rbtr_snapshot_init(struct rbtr_trace *tr)
 	tr->snap.stop_count = 0;
 	atomic_set(&tr->snap.lock, 0);
 	atomic_set(&tr->snap.mapped, 0);
+	atomic_set(&tr->snap.armed, 0);
 	init_irq_work(&tr->snap.wake, rbtr_snap_wake);
 	atomic_long_set(&tr->snap.taken, 0);
 	atomic_long_set(&tr->snap.missed, 0);

@@ -26,6 +26,8 @@ struct rbtr_trace;
  *        rbtr_reader_follow()), and polls registered on them
  *        (rbtr_reader_poll_pin()); a pinned spare is not freed. Under
  *        files_mutex
+ * @armed: snapshot triggers set (rbtr_snapshot_get()): the spare is not
+ *         freed while > 0, as ftrace's tr->snapshot count
  * @wake: wakes the readers sleeping on the buffer a swap made the
  *        snapshot, so that they follow the live one (from any context)
  * @lock: 0 or 1: held by a swap, or by a change that applies to both
@@ -40,6 +42,7 @@ struct rbtr_snap {
 	struct rbt_buffer	*spare;
 	struct rbt_buffer	*bufs[2];
 	unsigned int		pins[2];
+	atomic_t		armed;
 	struct irq_work		wake;
 	atomic_t		lock;
 	atomic_t		mapped;
@@ -50,6 +53,8 @@ struct rbtr_snap {
 
 int rbtr_snapshot_take(struct rbtr_trace *tr);
 int rbtr_snapshot_alloc(struct rbtr_trace *tr);
+int rbtr_snapshot_get(struct rbtr_trace *tr);
+void rbtr_snapshot_put(struct rbtr_trace *tr);
 void rbtr_snapshot_init(struct rbtr_trace *tr);
 void rbtr_snapshot_exit(struct rbtr_trace *tr);
 

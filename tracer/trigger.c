@@ -306,6 +306,8 @@ static void rbtr_trigger_detach(struct rbtr_event_type *type, struct rbtr_trigge
 
 static void rbtr_trigger_free(struct rbtr_trigger *t)
 {
+	if (t->cmd == &rbtr_trigger_cmds[RBTR_CMD_SNAPSHOT])
+		rbtr_snapshot_put(&rbtr_global_trace);
 	rbtr_filter_free(t->filter);
 	kfree(t);
 }
@@ -526,11 +528,12 @@ static int rbtr_trigger_apply(struct rbtr_event_type *type, char *buf)
 		return ret;
 	/*
 	 * As ftrace's tracing_arm_snapshot(): the spare exists before the
-	 * trigger can fire. Before the registry lock: the snapshot's
-	 * allocation takes the tracer's files_mutex.
+	 * trigger can fire, and is not freed while it exists (given back by
+	 * rbtr_trigger_free(), or below if not added). Before the registry
+	 * lock: the snapshot's allocation takes the tracer's files_mutex.
 	 */
 	if (!req.remove && req.cmd == &rbtr_trigger_cmds[RBTR_CMD_SNAPSHOT]) {
-		ret = rbtr_snapshot_alloc(&rbtr_global_trace);
+		ret = rbtr_snapshot_get(&rbtr_global_trace);
 		if (ret)
 			return ret;
 	}
@@ -560,6 +563,8 @@ static int rbtr_trigger_apply(struct rbtr_event_type *type, char *buf)
 out:
 	rbtr_events_unlock();
 	rbtr_triggers_free(&gone);
+	if (ret && !req.remove && req.cmd == &rbtr_trigger_cmds[RBTR_CMD_SNAPSHOT])
+		rbtr_snapshot_put(&rbtr_global_trace);
 	return ret;
 }
 
