@@ -140,6 +140,10 @@ int notrace rbtr_snapshot_take(struct rbtr_trace *tr)
 	return ret;
 }
 
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_snapshot_take);
+#endif
+
 /* The spare a swap gives recording to: the live buffer's geometry. */
 static struct rbt_buffer *rbtr_snap_new(struct rbtr_trace *tr)
 {
@@ -212,6 +216,10 @@ int rbtr_snapshot_alloc(struct rbtr_trace *tr)
 	mutex_unlock(&tr->files_mutex);
 	return ret;
 }
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_snapshot_alloc);
+#endif
 
 /**
  * rbtr_snapshot_get - a snapshot trigger is being set: allocate and hold

@@ -360,6 +360,10 @@ int rbtr_trace_init(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 	return 0;
 }
 
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_trace_init);
+#endif
+
 /**
  * rbtr_trace_exit - undo rbtr_trace_init(); no file of @tr may be open
  * @tr: the tracer
@@ -373,6 +377,10 @@ void rbtr_trace_exit(struct rbtr_trace *tr)
 	kfree(tr->access);
 	tr->access = NULL;
 }
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_trace_exit);
+#endif
 
 /**
  * rbtr_single_release_rw - release a file that is a seq_file only when read
