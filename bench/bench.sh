@@ -7,7 +7,10 @@
 # read (splice of trace_pipe_raw and trace_pipe text, rbtrace's against
 # ftrace's tracefs), hackbench (tracing overhead), hball (hackbench with
 # every event of the kernel on in each tracer), mem (bytes beyond the
-# data pages), func (a traced function call, bench/fnbench.sh); lttng
+# data pages), func (a traced function call, bench/fnbench.sh), snap
+# (the time of one "echo 1 > snapshot", rbtrace's against ftrace's where
+# the kernel has CONFIG_TRACER_SNAPSHOT: stock 6.12, not the test
+# kernel); lttng
 # (not in the default: hackbench against LTTng too, on the stock 6.1
 # kernel, see bench/lttng-guest.sh). Every figure of rbtrace has ftrace's
 # beside it from this
@@ -20,7 +23,7 @@
 # each: "all" or a taskset list; default "all 1": on one CPU the runs
 # repeat closely under -icount, on all they vary by 10%).
 set -euo pipefail
-dir=$1 events=$2 out=$3 parts=${4:-write,events,read,hackbench,hball,mem,func}
+dir=$1 events=$2 out=$3 parts=${4:-write,events,read,hackbench,hball,mem,func,snap}
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 tool=$dir/bench/rbt_readbench
@@ -175,6 +178,26 @@ if want hball; then
 		[ "$impl" = off ] || { echo 0 >"$d/tracing_on"; echo 0 >"$d/events/enable"; }
 	done
 	quiet 1024
+fi
+
+# The swap of "echo 1 > snapshot", SNAP_N times (default 200), with a
+# writer of markers on CPU 1 meanwhile: what a user waits for (rbtrace's
+# write returns after a grace period, so that the snapshot is whole).
+if want snap; then
+	lsmod | grep -q '^rbtrace ' || insmod "$dir/rbtrace.ko" mode=overwrite
+	for impl in rbtrace ftrace; do
+		d=$(tdir "$impl")
+		[ -e "$d/snapshot" ] || { echo "snapbench impl=$impl unsupported" >>"$out"; continue; }
+		quiet 1024
+		echo 1 >"$d/tracing_on"
+		"$tool" write "$d" 1 1000000000 10 &
+		wpid=$!
+		r=$(taskset -c 0 "$tool" snap "$d" "${SNAP_N:-200}")
+		kill "$wpid"
+		wait "$wpid" 2>/dev/null || true
+		echo "snapbench impl=$impl $r" >>"$out"
+		quiet 1024
+	done
 fi
 
 # slab: bytes in use of every slab cache; memfree: MemFree in KiB.

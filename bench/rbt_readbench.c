@@ -15,6 +15,10 @@
  *	The reader runs on the CPU it was started on (use taskset).
  *   rbt_readbench pipe DIR
  *	read DIR/trace_pipe until empty and count the lines
+ *   rbt_readbench snap DIR N
+ *	"echo 1 > DIR/snapshot" N times (one open, one write() each, the
+ *	first, which allocates, not counted): the median, 99th percentile
+ *	and largest time of a write() in microseconds
  *
  * Each prints one line, key=value: bytes, events (data events counted in
  * the pages spliced), missed (as the page headers say), seconds
@@ -246,6 +250,42 @@ static void do_pipe(const char *dir)
 	       bytes, lines, t1 - t0, bytes / (t1 - t0) / 1e6, lines / (t1 - t0));
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void do_snap(const char *dir, long n)
+{
+	char path[4096];
+	double *us, t0;
+	long i;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/snapshot", dir);
+	fd = open(path, O_WRONLY);
+	us = calloc(n, sizeof(*us));
+	if (fd < 0 || !us || n < 1)
+		die(path);
+	if (write(fd, "1", 1) != 1)
+		die("allocating the snapshot");
+	for (i = 0; i < n; i++) {
+		t0 = now();
+		if (write(fd, "1", 1) != 1)
+			die("echo 1 > snapshot");
+		us[i] = (now() - t0) * 1e6;
+	}
+	qsort(us, n, sizeof(*us), cmp_double);
+	printf("swaps=%ld median_us=%.1f p99_us=%.1f max_us=%.1f\n",
+	       n, us[n / 2], us[n * 99 / 100], us[n - 1]);
+	if (write(fd, "0", 1) != 1)
+		die("echo 0 > snapshot");
+	free(us);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 6 && !strcmp(argv[1], "write"))
@@ -257,6 +297,8 @@ int main(int argc, char **argv)
 			  atoi(argv[6]), atoi(argv[7]));
 	else if (argc == 3 && !strcmp(argv[1], "pipe"))
 		do_pipe(argv[2]);
+	else if (argc == 4 && !strcmp(argv[1], "snap"))
+		do_snap(argv[2], atol(argv[3]));
 	else
 		return fprintf(stderr, "usage: see the top of %s\n", __FILE__), 2;
 	return 0;
