@@ -218,6 +218,21 @@ def hackbench_every_table(path, clock):
     return out + overhead_ratio(runs, base, 'every event') + ['']
 
 
+def snap_table(path):
+    """bench.sh part snap: the write() of "echo 1 > snapshot"."""
+    rows = [r for r in kv_lines(path, 'snapbench') if 'median_us' in r]
+    if not rows:
+        return []
+    out = ['### Snapshot swap: one "echo 1 > snapshot" (QEMU -icount, 2 vCPUs)', '',
+           'The write() timed from user space, a marker writer on CPU 1 meanwhile. '
+           'ftrace only where the kernel has CONFIG_TRACER_SNAPSHOT (stock 6.12, not '
+           'the test kernel).', '',
+           '| tracer | swaps | median us | p99 us | max us |', '|---|---|---|---|---|']
+    for r in rows:
+        out.append(f"| {r['impl']} | {r['swaps']} | {r['median_us']} | {r['p99_us']} | {r['max_us']} |")
+    return out + ['']
+
+
 def mem_table(path):
     rows = kv_lines(path, 'mem')
     if not rows:
@@ -401,6 +416,7 @@ def main():
     out += hackbench_table(a.wall, 'wall clock under multi-threaded TCG, 4 vCPUs: noisy')
     out += events_table(a.icount)
     out += mem_table(a.icount)
+    out += snap_table(a.icount)
     out += LTTNG
     open(a.md, 'w').write('\n'.join(out))
     with open(a.dat, 'w') as f:
