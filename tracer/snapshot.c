@@ -365,14 +365,14 @@ void rbtr_reader_unpin(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 void rbtr_reader_poll_pin(struct rbtr_trace *tr, struct rbt_buffer *buffer,
 			  unsigned int *polled)
 {
-	int slot;
+	/* Unlocked: @buffer is pinned, its slot cannot change meanwhile. */
+	int slot = rbtr_snap_slot(tr, buffer);
 
+	if (*polled & BIT(slot))
+		return;
 	mutex_lock(&tr->files_mutex);
-	slot = rbtr_snap_slot(tr, buffer);
-	if (!(*polled & BIT(slot))) {
-		*polled |= BIT(slot);
-		tr->snap.pins[slot]++;
-	}
+	*polled |= BIT(slot);
+	tr->snap.pins[slot]++;
 	mutex_unlock(&tr->files_mutex);
 }
 
