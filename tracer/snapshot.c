@@ -152,6 +152,9 @@ static int rbtr_snap_alloc_locked(struct rbtr_trace *tr)
 	/* Without a spare no swap can happen: tr->buffer holds still. */
 	if (tr->snap.spare)
 		return 0;
+	/* A buffer in reserved memory stays live: as ftrace's boot instance. */
+	if (rbt_in_range(tr->buffer))
+		return -EBUSY;
 	spare = rbtr_snap_new(tr);
 	if (IS_ERR(spare))
 		return PTR_ERR(spare);
