@@ -571,6 +571,8 @@ EXPORT_SYMBOL_GPL(rbt_alloc_in);
 /**
  * rb_range_restored - did @range hold a previous boot's buffer?
  * @range: the range
+ *
+ * Return: true if its header matched and its pages were taken over.
  */
 bool rb_range_restored(struct rb_range *range)
 {
@@ -651,6 +653,8 @@ EXPORT_SYMBOL_GPL(rbt_range_info);
 /**
  * rbt_in_range - is @buffer's memory a range given to rbt_alloc_in()?
  * @buffer: the buffer
+ *
+ * Return: true for a buffer of rbt_alloc_in().
  */
 bool rbt_in_range(struct rbt_buffer *buffer)
 {
