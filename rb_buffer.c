@@ -54,14 +54,20 @@ static struct rb_cpu_buffer *rb_alloc_cpu_buffer(struct rbt_buffer *buffer,
 	cpu_buffer->lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 	rb_waitq_init(&cpu_buffer->wq);
 
-	cpu_buffer->reader_page = rb_alloc_page(buffer, cpu, GFP_KERNEL);
-	if (!cpu_buffer->reader_page)
-		goto fail;
-	if (rb_alloc_pages(buffer, cpu, nr_pages, &pages))
-		goto fail;
-
-	cpu_buffer->nr_pages = nr_pages;
+	if (buffer->range) {
+		if (rb_range_cpu_pages(cpu_buffer, &pages))
+			goto fail;
+	} else {
+		cpu_buffer->reader_page = rb_alloc_page(buffer, cpu, GFP_KERNEL);
+		if (!cpu_buffer->reader_page)
+			goto fail;
+		if (rb_alloc_pages(buffer, cpu, nr_pages, &pages))
+			goto fail;
+		cpu_buffer->nr_pages = nr_pages;
+	}
 	rb_make_ring(cpu_buffer, &pages);
+	if (buffer->range && rb_range_restored(buffer->range))
+		rb_range_cpu_restore(cpu_buffer);
 	return cpu_buffer;
 
 fail:
@@ -115,11 +121,29 @@ static void rb_free_cpu_buffer(struct rb_cpu_buffer *cpu_buffer)
 struct rbt_buffer *rbt_alloc(unsigned long size, unsigned int flags,
 			     unsigned int order)
 {
+	if (!size)
+		return NULL;
+	return rb_alloc_buffer(size, flags, order, NULL);
+}
+EXPORT_SYMBOL_GPL(rbt_alloc);
+
+/**
+ * rb_alloc_buffer - rbt_alloc(), or rbt_alloc_in() with @range
+ * @size: bytes per CPU (ignored with @range: the range sizes the rings)
+ * @flags: as rbt_alloc()
+ * @order: as rbt_alloc()
+ * @range: the mapped range (rb_range.c), or NULL for the page allocator
+ *
+ * Return: the buffer or NULL; @range stays the caller's on failure.
+ */
+struct rbt_buffer *rb_alloc_buffer(unsigned long size, unsigned int flags,
+				   unsigned int order, struct rb_range *range)
+{
 	struct rbt_buffer *buffer;
 	unsigned long nr_pages;
 	int cpu;
 
-	if (!size || (flags & ~RBT_FL_VALID) || order > RB_MAX_ORDER)
+	if ((flags & ~RBT_FL_VALID) || order > RB_MAX_ORDER)
 		return NULL;
 
 	buffer = kzalloc(sizeof(*buffer), GFP_KERNEL);
@@ -139,7 +163,8 @@ struct rbt_buffer *rbt_alloc(unsigned long size, unsigned int flags,
 	rb_waitq_init(&buffer->wq);
 	atomic_set(&buffer->record_disabled, 0);
 
-	nr_pages = rb_size_to_pages(buffer, size);
+	buffer->range = range;
+	nr_pages = range ? rb_range_nr_pages(range) : rb_size_to_pages(buffer, size);
 	if (size > ULONG_MAX / 2 || nr_pages > totalram_pages())
 		goto fail_mask;
 	buffer->nr_pages = nr_pages;
@@ -170,7 +195,6 @@ fail_buffer:
 	kfree(buffer);
 	return NULL;
 }
-EXPORT_SYMBOL_GPL(rbt_alloc);
 
 /**
  * rbt_free - free a buffer allocated by rbt_alloc()
@@ -189,6 +213,11 @@ void rbt_free(struct rbt_buffer *buffer)
 	rb_refuse_all(buffer, 1);
 	synchronize_rcu();
 	rb_waitq_sync(&buffer->wq);
+	/*
+	 * The notifiers go before the rings they stop; the descriptors
+	 * freed after the unmap only point into the range.
+	 */
+	rb_range_free(buffer);
 	for_each_possible_cpu(cpu)
 		rb_free_cpu_buffer(buffer->buffers[cpu]);
 	kfree(buffer->buffers);
@@ -420,6 +449,9 @@ int rbt_resize(struct rbt_buffer *buffer, unsigned long size, int cpu)
 	if (cpu != RBT_ALL_CPUS && !rb_valid_cpu(buffer, cpu))
 		return -EINVAL;
 	nr_pages = rb_size_to_pages(buffer, size);
+	/* A range buffer's rings are the range (rb_range.c). */
+	if (buffer->range)
+		return nr_pages == buffer->nr_pages ? 0 : -EBUSY;
 	if (nr_pages > totalram_pages())
 		return -ENOMEM;
 
@@ -564,6 +596,8 @@ int rbt_set_subbuf_order(struct rbt_buffer *buffer, unsigned int order)
 
 	if (order > RB_MAX_ORDER)
 		return -EINVAL;
+	if (buffer->range)
+		return order == old_order ? 0 : -EBUSY;
 	mutex_lock(&buffer->mutex);
 	if (order == old_order)
 		goto out;
@@ -709,6 +743,7 @@ int rbt_set_clock(struct rbt_buffer *buffer, u64 (*clock)(void))
 	if (!clock)
 		return -EINVAL;
 	WRITE_ONCE(buffer->clock, clock);
+	rb_range_set_clock(buffer);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rbt_set_clock);
@@ -974,6 +1009,8 @@ void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer)
 	/* Pages and their ids stay; the counters a mapping shows do not. */
 	if (cpu_buffer->user_mapped)
 		rb_map_update_meta(cpu_buffer);
+	if (cpu_buffer->range_cpu)
+		rb_range_reset_cpu(cpu_buffer);
 }
 
 /**
@@ -1016,6 +1053,8 @@ void rbt_reset(struct rbt_buffer *buffer)
 	synchronize_rcu();
 	for_each_cpu(cpu, buffer->cpumask)
 		rb_reset_cpu_stopped(buffer->buffers[cpu]);
+	/* A range buffer's previous boot is gone: writers may write again. */
+	rb_range_clear_old(buffer);
 	for_each_cpu(cpu, buffer->cpumask)
 		rb_resume_cpu(buffer->buffers[cpu]);
 	mutex_unlock(&buffer->mutex);

@@ -338,6 +338,9 @@ static noinline bool rb_commit_pages(struct rb_cpu_buffer *cpu_buffer)
 		rb_inc_page(&cpu_buffer->commit_page);
 		barrier();
 	}
+	/* Once a page, and only here: the fast path is the same for all. */
+	if (unlikely(cpu_buffer->range_cpu))
+		rb_range_note_commit(cpu_buffer);
 	return true;
 }
 

@@ -96,6 +96,7 @@ struct rb_page {
 	unsigned long		real_end;	/* end of data before padding */
 	struct rb_data_page	*page;
 	unsigned int		id;		/* index in a user mapping */
+	bool			in_range;	/* memory of rbt_alloc_in(): not ours */
 	unsigned long		seq;		/* previous page's + 1 (tail move) */
 };
 
@@ -201,6 +202,9 @@ struct rb_cpu_buffer {
 	unsigned int		user_mapped;	/* VMAs; pages stay while > 0 */
 	struct rbt_buffer_meta	*meta_page;
 	unsigned long		*subbuf_ids;	/* id -> data page address */
+	/* A buffer in a given memory range (rb_range.c), else NULL. */
+	struct rb_range_cpu	*range_cpu;	/* its positions in the header */
+	void			*range_base;	/* its first sub-buffer */
 };
 
 struct rbt_buffer {
@@ -218,6 +222,7 @@ struct rbt_buffer {
 	unsigned int		subbuf_size;	/* data bytes of a sub-buffer */
 	unsigned int		max_data_size;	/* largest event payload */
 	struct rb_waitq		wq;		/* waiters on all CPUs */
+	struct rb_range		*range;		/* rbt_alloc_in(), else NULL */
 };
 
 /*
@@ -389,6 +394,20 @@ void rb_mark_missed(struct rbt_buffer *buffer, struct rb_data_page *bpage,
 
 /* User mappings (rb_mmap.c) */
 void rb_map_update_meta(struct rb_cpu_buffer *cpu_buffer);
+
+/* Buffers in a given memory range (rb_range.c) */
+int rb_range_cpu_pages(struct rb_cpu_buffer *cpu_buffer, struct list_head *pages);
+void rb_range_cpu_restore(struct rb_cpu_buffer *cpu_buffer);
+void rb_range_note_commit(struct rb_cpu_buffer *cpu_buffer);
+void rb_range_note_reader(struct rb_cpu_buffer *cpu_buffer);
+void rb_range_reset_cpu(struct rb_cpu_buffer *cpu_buffer);
+void rb_range_free(struct rbt_buffer *buffer);
+void rb_range_set_clock(struct rbt_buffer *buffer);
+void rb_range_clear_old(struct rbt_buffer *buffer);
+bool rb_range_restored(struct rb_range *range);
+unsigned long rb_range_nr_pages(struct rb_range *range);
+struct rbt_buffer *rb_alloc_buffer(unsigned long size, unsigned int flags,
+				   unsigned int order, struct rb_range *range);
 
 /* Waiting (rb_wait.c) */
 void rb_waitq_init(struct rb_waitq *wq);

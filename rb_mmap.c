@@ -237,9 +237,10 @@ out:
  * Each VMA must be matched by one rbt_unmap() (from vm_ops->close) and a
  * duplicated VMA announced with rbt_map_dup() (from vm_ops->open).
  *
- * Return: 0; -EINVAL for a bad CPU, offset or length; -EPERM for a
- * writable, executable or private mapping; -ENOMEM; -EBUSY when the
- * count of mappings would overflow.
+ * Return: 0; -ENODEV for a buffer of rbt_alloc_in() (its pages are a
+ * reserved range, not the page allocator's); -EINVAL for a bad CPU,
+ * offset or length; -EPERM for a writable, executable or private
+ * mapping; -ENOMEM; -EBUSY when the count of mappings would overflow.
  */
 int rbt_map(struct rbt_buffer *buffer, int cpu, struct vm_area_struct *vma)
 {
@@ -248,6 +249,9 @@ int rbt_map(struct rbt_buffer *buffer, int cpu, struct vm_area_struct *vma)
 
 	if (!rb_valid_cpu(buffer, cpu))
 		return -EINVAL;
+	/* A range's pages are not the page allocator's: as ftrace, -ENODEV. */
+	if (buffer->range)
+		return -ENODEV;
 	cpu_buffer = buffer->buffers[cpu];
 	mutex_lock(&cpu_buffer->mapping_lock);
 	if (!cpu_buffer->user_mapped) {

@@ -4,6 +4,7 @@
  * interface, load and unload.
  */
 #include <linux/delay.h>
+#include <linux/err.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
@@ -15,6 +16,7 @@
 #include "tracer/tracepoints.h"
 #include "tracer/function.h"
 #include "tracer/kprobes.h"
+#include "tracer/persist.h"
 #include "tracer/stack.h"
 
 #define RB_DEFAULT_SIZE_KB	1024UL
@@ -105,10 +107,17 @@ static int __init rb_init(void)
 		return ret;
 	rb_clock_init();
 
-	buffer = rbt_alloc(buffer_size_kb << 10, flags, subbuf_order);
-	if (!buffer) {
-		pr_err("rbtrace: cannot allocate %lu KiB per CPU\n", buffer_size_kb);
-		return -ENOMEM;
+	/* persist=, persist_addr=: the reserved range sets the size. */
+	if (rbtr_persist_wanted()) {
+		buffer = rbtr_persist_alloc(flags, subbuf_order);
+		if (IS_ERR(buffer))
+			return PTR_ERR(buffer);
+	} else {
+		buffer = rbt_alloc(buffer_size_kb << 10, flags, subbuf_order);
+		if (!buffer) {
+			pr_err("rbtrace: cannot allocate %lu KiB per CPU\n", buffer_size_kb);
+			return -ENOMEM;
+		}
 	}
 	ret = rbtr_trace_init(tr, buffer);
 	if (ret)
@@ -183,7 +192,7 @@ static void __exit rb_exit(void)
 	rbtr_marker_exit();
 	rbtr_cmdlines_exit();
 	rbtr_trace_exit(tr);
-	rbt_free(tr->buffer);
+	rbtr_persist_free(tr->buffer);
 	rb_clock_exit();
 }
 

@@ -262,8 +262,10 @@ void rb_free_page(struct rb_page *bpage)
 {
 	if (!bpage)
 		return;
-	free_pages((unsigned long)bpage->page,
-		   compound_order(virt_to_page(bpage->page)));
+	/* A range's sub-buffers are not the page allocator's (rb_range.c). */
+	if (!bpage->in_range)
+		free_pages((unsigned long)bpage->page,
+			   compound_order(virt_to_page(bpage->page)));
 	kfree(bpage);
 }
 

@@ -43,6 +43,9 @@ static unsigned int rb_ring_order(struct rb_cpu_buffer *cpu_buffer)
 {
 	struct rb_data_page *data = READ_ONCE(cpu_buffer->reader_page->page);
 
+	/* A range's pages are no compound pages; their order never changes. */
+	if (cpu_buffer->range_cpu)
+		return cpu_buffer->buffer->subbuf_order;
 	return compound_order(virt_to_page(data));
 }
 
@@ -303,13 +306,16 @@ int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
 	commit = rb_page_size(reader);
 	missed = cpu_buffer->lost_events;
 
-	if (read || len < commit || reader == cpu_buffer->commit_page) {
+	if (read || len < commit || reader == cpu_buffer->commit_page ||
+	    cpu_buffer->range_cpu) {
 		/*
 		 * Copy. With @full, only the unread rest of a page that a
-		 * reader started and the writer has left, when it fits.
+		 * reader started and the writer has left, when it fits; or
+		 * a whole page of a range buffer, whose sub-buffers are the
+		 * range's and never leave it.
 		 */
-		if (full && (!read || len < commit - read ||
-			     reader == cpu_buffer->commit_page))
+		if (full && (len < commit - read || reader == cpu_buffer->commit_page ||
+			     (!read && !cpu_buffer->range_cpu)))
 			goto out;
 		if (len < rb_event_ts_length(rb_reader_event(cpu_buffer))) {
 			ret = -EINVAL;

@@ -167,6 +167,8 @@ spin:
 
 	cpu_buffer->reader_page = reader;
 	reader->read = 0;
+	if (cpu_buffer->range_cpu)
+		rb_range_note_reader(cpu_buffer);
 	if (overrun != cpu_buffer->last_overrun) {
 		cpu_buffer->lost_events = overrun - cpu_buffer->last_overrun;
 		cpu_buffer->last_overrun = overrun;

@@ -36,6 +36,13 @@
 #   --console         stream the serial console while the guest runs
 #   --debug           trace the guest's init script (time-stamped) on the console
 #   --allow-taint M   taint bits tolerated by the log scan (see scan-log.sh)
+#   --reboot          let a guest reset through (no -no-reboot): "reboot -f"
+#                     and a panic (panic=-1) restart the guest with its RAM
+#                     as it was, and init runs the same job again (the
+#                     script tells its stages apart by files it leaves in
+#                     the results dir). Each boot's log is scanned on its
+#                     own (console-bootN.log), up to a crash the script
+#                     asked for ("sysrq: Trigger a crash")
 #
 # Exit status: SCRIPT's status when it ran and the log is clean; 1 when
 # the log scan failed; 124 on timeout; 125 when the guest never produced
@@ -54,6 +61,7 @@ results=
 append=
 console=0
 allow_taint=
+reboot=0
 envs=()
 keeps=()
 initrd=
@@ -78,6 +86,7 @@ parse_args() {
 		--env) envs+=("$2"); shift 2 ;;
 		--keep) keeps+=("$2"); shift 2 ;;
 		--console) console=1; shift ;;
+		--reboot) reboot=1; shift ;;
 		--debug) append="$append rbt_debug"; shift ;;
 		--allow-taint) allow_taint=$2; shift 2 ;;
 		-h | --help) usage ;;
@@ -181,13 +190,14 @@ qemu_cmd() {
 	local threads=multi
 	[ "$icount" = 0 ] && [ "$one_thread" = 0 ] || threads=single
 	qemu=(qemu-system-x86_64 -accel "tcg,thread=$threads" -cpu max -smp "$smp" -m "$mem"
-		-nodefaults -no-user-config -display none -monitor none -no-reboot
+		-nodefaults -no-user-config -display none -monitor none
 		-serial "file:$results/console.log"
 		-kernel "$kernel" -append "$(kernel_cmdline)"
 		-fsdev "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap"
 		-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
 		-fsdev "local,id=res,path=$results,security_model=none"
 		-device virtio-9p-pci,fsdev=res,mount_tag=rbtres)
+	[ "$reboot" = 1 ] || qemu+=(-no-reboot)
 	[ -z "$initrd" ] || qemu+=(-initrd "$initrd")
 	[ "$icount" = 0 ] || qemu+=(-icount shift=0,align=off,sleep=off)
 }
@@ -252,11 +262,26 @@ verdict() {
 	return "$rc"
 }
 
+# split_boots: with --reboot, console-bootN.log for each boot, cut at a
+# crash the guest script triggered on purpose (what follows is the panic).
+split_boots() {
+	rm -f "$results"/console-boot*.log
+	awk -v dir="$results" '
+		/Linux version / { n++; cut = 0 }
+		/sysrq: Trigger a crash/ { cut = 1 }
+		n && !cut { print > (dir "/console-boot" n ".log") }' \
+		"$results/console.log"
+}
+
 scan_log() {
-	local args=(--taint "$results/tainted")
+	local args=(--taint "$results/tainted") logs=("$results/console.log")
 	[ -z "$allow_taint" ] || args+=(--allow-taint "$allow_taint")
 	[ -s "$results/tainted" ] || args=()
-	"$RBT_TOP/scripts/scan-log.sh" "${args[@]}" "$results/console.log" \
+	if [ "$reboot" = 1 ]; then
+		split_boots
+		logs=("$results"/console-boot*.log)
+	fi
+	"$RBT_TOP/scripts/scan-log.sh" "${args[@]}" "${logs[@]}" \
 		$(ls "$results"/dmesg.txt "$results"/kmemleak.txt 2>/dev/null) >&2
 }
 

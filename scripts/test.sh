@@ -383,6 +383,26 @@ boot_tsc_unstable() {
 	fi
 }
 
+# boot_persist: the buffer in reserved memory across guest resets
+# (tests/guest/persist.sh): a boot of the test kernel with memmap= that
+# reboots twice, once through a panic, with RAM kept (qemu-run --reboot).
+boot_persist() {
+	local dir=$run/persist rc=0
+	mkdir -p "$dir"
+	rbt_log "booting the test kernel with memmap=: persist (3 boots)"
+	"$RBT_TOP/scripts/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" --smp 2 --reboot \
+		--append 'memmap=4M$0x70000000' --timeout "$(boot_limit 3)" --results "$dir" \
+		"$RBT_TOP/tests/guest/persist.sh" --ko "$mod_test/rbtrace.ko" \
+		persist_addr=0x70000000 persist_size=0x400000 \
+		>"$run/boot-persist.log" 2>&1 || rc=$?
+	boot_verdict persist "$dir" "$rc"
+	if grep -q '^persist: PASS' "$dir/guest.out" 2>/dev/null; then
+		pass "persist:reboot-panic-corrupt"
+	else
+		fail "persist:reboot-panic-corrupt: $(grep -m1 '^FAIL' "$dir/guest.out" 2>/dev/null || echo 'no verdict'), see $dir"
+	fi
+}
+
 # torture_short: the torture module for 30 s at -smp 2 (scripts/torture.sh
 # runs the long ones): one result per CPU, one for the boot and its log.
 torture_short() {
@@ -437,6 +457,7 @@ boot_stock_61() { boot_stock 6.1 "$rel61" "$mod61"; }
 boot_stock_612() { boot_stock 6.12 "$rel612" "$mod612"; }
 boot_lockdown_612() { boot_lockdown "$rel612" "$mod612"; }
 boot_tsc_unstable_test() { [ -z "$mod_test" ] || boot_tsc_unstable; }
+boot_persist_test() { [ -z "$mod_test" ] || boot_persist; }
 one_thread_boots() {
 	local a=() b=()
 	[ "$check_only" = 1 ] || a+=(boot_one_thread_test)
@@ -445,7 +466,7 @@ one_thread_boots() {
 		b+=(boot_stock_61)
 	fi
 	# The short multi-threaded ones after stock 6.1, to even the lanes.
-	[ "$check_only" = 1 ] || b+=(boot_tsc_unstable_test torture_short)
+	[ "$check_only" = 1 ] || b+=(boot_tsc_unstable_test torture_short boot_persist_test)
 	[ ${#a[@]} -eq 0 ] || lane a "${a[@]}"
 	[ ${#b[@]} -eq 0 ] || lane b "${b[@]}"
 	lane_wait a

@@ -186,6 +186,14 @@ static int rbtr_snap_alloc_locked(struct rbtr_trace *tr)
 	/* Without a spare no swap can happen: tr->buffer holds still. */
 	if (tr->snap.spare)
 		return 0;
+	/*
+	 * A buffer in reserved memory stays the live one (a later boot reads
+	 * it there): no snapshot, as ftrace's boot-mapped instance has none.
+	 */
+	if (rbt_in_range(tr->buffer)) {
+		pr_warn_ratelimited("rbtrace: snapshot: the buffer is in reserved memory (persist=): none is taken\n");
+		return -EINVAL;
+	}
 	spare = rbtr_snap_new(tr);
 	if (IS_ERR(spare))
 		return PTR_ERR(spare);

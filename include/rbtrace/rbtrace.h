@@ -115,10 +115,50 @@ struct rbt_clock {
 	bool		in_ns;
 };
 
+/**
+ * struct rbt_range_info - what a buffer of rbt_alloc_in() found in its range
+ * @start: the range's physical address
+ * @size: its bytes
+ * @restored: a previous boot's buffer was there (else it started empty)
+ * @old: its data is still shown, writers refused, until rbt_reset()
+ * @pages: sub-buffers of the CPU in the range, its reader page included
+ * @pages_data: of those, the ones read back with events
+ * @pages_bad: the ones that failed validation: counted, emptied, not read
+ * @events: data events in @pages_data
+ * @head: the previous boot's head page, an index in the CPU's part
+ * @commit: its commit page (noted when the commit page moved)
+ * @reader: its reader page
+ * @kaslr_offset: the previous boot's KASLR offset, 0 if not recorded
+ * @clock: the name of the clock its events were stamped with
+ */
+struct rbt_range_info {
+	phys_addr_t	start;
+	size_t		size;
+	bool		restored;
+	bool		old;
+	unsigned long	pages;
+	unsigned long	pages_data;
+	unsigned long	pages_bad;
+	unsigned long	events;
+	u32		head;
+	u32		commit;
+	u32		reader;
+	u64		kaslr_offset;
+	char		clock[16];
+};
+
 /* Allocation and configuration */
 struct rbt_buffer *rbt_alloc(unsigned long size, unsigned int flags,
 			     unsigned int order);
 void rbt_free(struct rbt_buffer *buffer);
+struct rbt_buffer *rbt_alloc_in(phys_addr_t start, size_t size,
+				unsigned int flags, unsigned int order);
+int rbt_range_info(struct rbt_buffer *buffer, int cpu, struct rbt_range_info *info);
+bool rbt_in_range(struct rbt_buffer *buffer);
+#ifdef RBTRACE_TEST_HOOKS
+int rbt_range_corrupt(struct rbt_buffer *buffer, int cpu, unsigned int nr,
+		      unsigned int how);
+#endif
 int rbt_resize(struct rbt_buffer *buffer, unsigned long size, int cpu);
 int rbt_set_subbuf_order(struct rbt_buffer *buffer, unsigned int order);
 unsigned long rbt_size(struct rbt_buffer *buffer, int cpu);

@@ -1,0 +1,706 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace buffers in a given memory range: the sub-buffers of every CPU
+ * are carved out of a physical range (memory reserved at boot) instead of
+ * the page allocator, behind a header that describes them, so that the
+ * next boot finds the pages of this one and can read them.
+ *
+ * Layout of the range (all little-endian, the sizes of this kernel):
+ *
+ *   header   PAGE_ALIGN(struct rb_range_hdr + nr_cpus positions)
+ *   CPU 0    nr_pages sub-buffers of PAGE_SIZE << order bytes
+ *   CPU 1    ...
+ *
+ * Nothing here is on the write path of an ordinary buffer: writers note
+ * positions in the header only when the commit page moves (once a
+ * sub-buffer) and readers when they swap a page in, both behind a test of
+ * cpu_buffer->range_cpu in code that is already out of line.
+ */
+#include <linux/io.h>
+#include <linux/kdebug.h>
+#include <linux/mm.h>
+#include <linux/notifier.h>
+#include <linux/panic_notifier.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include "rb_internal.h"
+#include "rb_clock.h"
+
+#define RB_RANGE_MAGIC		0x50544252	/* "RBTP" */
+#define RB_RANGE_VERSION	1
+#define RB_RANGE_CLOCK_LEN	16
+
+/*
+ * Where a CPU's ring was, as sub-buffer indices in its part of the range,
+ * noted as the buffer runs (the data itself is the sub-buffers' own
+ * headers: their stamps and commit words). A later boot reports them;
+ * the ring is rebuilt from the pages, which are what a crash leaves
+ * consistent (see rb_range_cpu_pages()).
+ */
+struct rb_range_cpu {
+	u32	head;
+	u32	commit;
+	u32	reader;
+	u32	pad;
+};
+
+struct rb_range_hdr {
+	u32			magic;
+	u32			version;
+	u32			hdr_size;	/* bytes before CPU 0's pages */
+	u32			nr_cpus;
+	u32			subbuf_bytes;	/* PAGE_SIZE << order */
+	u32			subbuf_order;
+	u32			nr_pages;	/* per CPU, the reader page included */
+	u32			page_size;
+	u64			range_size;
+	u64			kaslr_offset;	/* 0: not known to a module */
+	char			clock[RB_RANGE_CLOCK_LEN];
+	struct rb_range_cpu	cpu[];
+};
+
+/* What a CPU's part held when the buffer was attached. */
+struct rb_range_found {
+	unsigned long	pages_data;
+	unsigned long	pages_bad;
+	unsigned long	events;
+	struct rb_range_cpu pos;
+};
+
+struct rb_range {
+	phys_addr_t		start;
+	size_t			size;
+	void			*vaddr;
+	struct rb_range_hdr	*hdr;
+	size_t			hdr_size;	/* this kernel's, not the range's */
+	size_t			subbuf_bytes;
+	unsigned int		nr_pages;
+	bool			restored;	/* a previous boot's data found */
+	atomic_t		old;		/* 1 while it is shown, writers refused */
+	struct rb_range_found	*found;		/* per CPU */
+	char			old_clock[RB_RANGE_CLOCK_LEN];	/* the data's */
+	struct rbt_buffer	*buffer;
+	struct notifier_block	panic_nb;
+	struct notifier_block	die_nb;
+};
+
+static size_t rb_range_hdr_size(void)
+{
+	return PAGE_ALIGN(sizeof(struct rb_range_hdr) +
+			  nr_cpu_ids * sizeof(struct rb_range_cpu));
+}
+
+/* Sub-buffer @i of @cpu's part of the range. */
+static struct rb_data_page *rb_range_page(struct rb_range *range, int cpu,
+					  unsigned int i)
+{
+	return range->vaddr + range->hdr_size +
+		((size_t)cpu * range->nr_pages + i) * range->subbuf_bytes;
+}
+
+/* The index of @bpage in its CPU's part; a range buffer's page only. */
+static u32 rb_range_index(struct rb_cpu_buffer *cpu_buffer, struct rb_page *bpage)
+{
+	return ((void *)bpage->page - cpu_buffer->range_base) >>
+		(PAGE_SHIFT + cpu_buffer->buffer->subbuf_order);
+}
+
+/**
+ * rb_range_note_commit - note where the commit and the head are
+ * @cpu_buffer: a CPU of a range buffer, its outermost writer
+ *
+ * Called when the commit page moved. head_page may lag behind the true
+ * head (it is found again lazily): the note is a hint for whoever reads
+ * the range later, not something the next boot trusts.
+ */
+void rb_range_note_commit(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct rb_range_cpu *pos = cpu_buffer->range_cpu;
+
+	WRITE_ONCE(pos->commit, rb_range_index(cpu_buffer, cpu_buffer->commit_page));
+	WRITE_ONCE(pos->head, rb_range_index(cpu_buffer, READ_ONCE(cpu_buffer->head_page)));
+}
+
+/**
+ * rb_range_note_reader - note the reader page after a swap
+ * @cpu_buffer: a CPU of a range buffer, cpu_buffer->lock held
+ */
+void rb_range_note_reader(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct rb_range_cpu *pos = cpu_buffer->range_cpu;
+
+	WRITE_ONCE(pos->reader, rb_range_index(cpu_buffer, cpu_buffer->reader_page));
+	WRITE_ONCE(pos->head, rb_range_index(cpu_buffer, cpu_buffer->head_page));
+}
+
+/**
+ * rb_range_reset_cpu - the positions of an emptied ring
+ * @cpu_buffer: a CPU of a range buffer, reset under its locks
+ */
+void rb_range_reset_cpu(struct rb_cpu_buffer *cpu_buffer)
+{
+	rb_range_note_commit(cpu_buffer);
+	rb_range_note_reader(cpu_buffer);
+}
+
+/*
+ * Validate one sub-buffer of a previous boot: its commit within the
+ * page, every event decodes inside the commit, the stamps never go back.
+ * Returns the number of data events (0 for an empty page), or -1 for a
+ * page that must not be trusted.
+ */
+static long rb_range_check_page(struct rb_data_page *data, unsigned int size)
+{
+	unsigned long commit = local_read(&data->commit);
+	unsigned int pos = 0, len;
+	u64 ts = data->time_stamp;
+	long events = 0;
+
+	if (!commit)
+		return 0;
+	if (commit > size)
+		return -1;
+	while (pos < commit) {
+		struct rbt_event *event = (void *)data->data + pos;
+
+		if (commit - pos < RB_EVNT_HDR_SIZE)
+			return -1;
+		/* A null padding ends the page's data. */
+		if (rb_null_event(event))
+			break;
+		/* Every other kind but small data has array[0]: read it only inside. */
+		if ((event->type_len > RB_TYPE_DATA_MAX || !event->type_len) &&
+		    commit - pos < RB_EVNT_MIN_SIZE)
+			return -1;
+		len = rb_event_length(event);
+		if (len < RB_EVNT_MIN_SIZE || len % RB_ALIGNMENT || len > commit - pos)
+			return -1;
+		switch (event->type_len) {
+		case RB_TYPE_PADDING:
+			break;
+		case RB_TYPE_TIME_EXTEND:
+			ts += rb_event_time_stamp(event);
+			break;
+		case RB_TYPE_TIME_STAMP:
+			/* An absolute stamp before the last: time went back. */
+			if (rb_event_time_stamp(event) < (ts & RB_ABS_TS_MASK))
+				return -1;
+			ts = rb_event_time_stamp(event);
+			break;
+		default:
+			ts += event->time_delta;
+			events++;
+			break;
+		}
+		pos += len;
+	}
+	return events;
+}
+
+/*
+ * Sort order of a CPU's pages for the rebuilt ring: pages with data,
+ * oldest first (the stamp of a page's first event; the pages of one
+ * ring follow each other in time), then the empty ones.
+ */
+static int rb_range_cmp(const void *a, const void *b)
+{
+	const struct rb_page *pa = *(struct rb_page * const *)a;
+	const struct rb_page *pb = *(struct rb_page * const *)b;
+	bool da = local_read(&pa->entries), db = local_read(&pb->entries);
+
+	if (da != db)
+		return da ? -1 : 1;
+	if (!da || pa->page->time_stamp == pb->page->time_stamp)
+		return 0;
+	return pa->page->time_stamp < pb->page->time_stamp ? -1 : 1;
+}
+
+/* A page of the previous boot: keep it with its events, or empty it. */
+static void rb_range_take_page(struct rb_range *range, int cpu,
+			       struct rb_page *bpage)
+{
+	struct rb_range_found *found = &range->found[cpu];
+	long events = rb_range_check_page(bpage->page,
+					  range->subbuf_bytes - RB_PAGE_HDR_SIZE);
+
+	if (events > 0) {
+		local_set(&bpage->write, local_read(&bpage->page->commit));
+		local_set(&bpage->entries, events);
+		found->pages_data++;
+		found->events += events;
+		return;
+	}
+	/* Never trusted: nothing of it is read, and it is written over. */
+	if (events < 0)
+		found->pages_bad++;
+	bpage->page->time_stamp = 0;
+	local_set(&bpage->page->commit, 0);
+}
+
+static void rb_range_free_descs(struct rb_page **bpages, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		kfree(bpages[i]);
+}
+
+/**
+ * rb_range_cpu_pages - the descriptors of a CPU's sub-buffers in the range
+ * @cpu_buffer: the CPU, being allocated (no writer, no reader)
+ * @pages: an empty list: the ring's pages, in ring order, head first
+ *
+ * Sets the reader page and nr_pages. A fresh range gets empty pages. A
+ * range with a previous boot's buffer gets its pages validated one by one
+ * (rb_range_check_page()): those with events are put in the order of
+ * their stamps, the oldest as the reader page (unread, it is what a
+ * reader takes first) and the others from the head on; those that fail
+ * are counted and emptied. rb_range_cpu_restore() sets the tail and the
+ * counters once the ring is linked.
+ *
+ * Why the order is rebuilt from the stamps rather than kept in the
+ * header: a crash stops writers anywhere, and a list of pages written as
+ * the ring changes could be caught half updated. A sub-buffer's stamp and
+ * commit word are written by the writer in an order that leaves each
+ * page consistent at every instruction (the commit word only grows over
+ * complete events, smp_wmb() before it), so they are what is trusted.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rb_range_cpu_pages(struct rb_cpu_buffer *cpu_buffer, struct list_head *pages)
+{
+	struct rb_range *range = cpu_buffer->buffer->range;
+	int cpu = cpu_buffer->cpu;
+	unsigned int n = range->nr_pages, i;
+	struct rb_page **bpages;
+
+	bpages = kcalloc(n, sizeof(*bpages), GFP_KERNEL);
+	if (!bpages)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		bpages[i] = kzalloc_node(ALIGN(sizeof(*bpages[i]), cache_line_size()),
+					 GFP_KERNEL, cpu_to_node(cpu));
+		if (!bpages[i]) {
+			rb_range_free_descs(bpages, i);
+			kfree(bpages);
+			return -ENOMEM;
+		}
+		bpages[i]->page = rb_range_page(range, cpu, i);
+		bpages[i]->in_range = true;
+		INIT_LIST_HEAD(&bpages[i]->list);
+		if (range->restored) {
+			rb_range_take_page(range, cpu, bpages[i]);
+		} else {
+			bpages[i]->page->time_stamp = 0;
+			local_set(&bpages[i]->page->commit, 0);
+		}
+		cond_resched();
+	}
+	cpu_buffer->range_base = bpages[0]->page;
+	cpu_buffer->range_cpu = &range->hdr->cpu[cpu];
+	if (range->restored)
+		sort(bpages, n, sizeof(*bpages), rb_range_cmp, NULL);
+
+	cpu_buffer->reader_page = bpages[0];
+	for (i = 1; i < n; i++)
+		list_add_tail(&bpages[i]->list, pages);
+	cpu_buffer->nr_pages = n - 1;
+	kfree(bpages);
+	return 0;
+}
+
+/**
+ * rb_range_cpu_restore - the tail and the counters of a rebuilt ring
+ * @cpu_buffer: the CPU, its ring linked by rb_make_ring() (head first)
+ *
+ * The pages with data come first from the head: the last of them is the
+ * tail and commit page, where the previous boot's writer stopped.
+ */
+void rb_range_cpu_restore(struct rb_cpu_buffer *cpu_buffer)
+{
+	struct rb_page *reader = cpu_buffer->reader_page;
+	struct rb_page *bpage = cpu_buffer->head_page, *last = bpage;
+	unsigned long entries = rb_page_entries(reader);
+	unsigned long bytes = rb_page_commit(reader);
+	unsigned long i, seq = 0;
+
+	reader->seq = seq++;
+	for (i = 0; i < cpu_buffer->nr_pages; i++) {
+		if (!rb_page_entries(bpage))
+			break;
+		entries += rb_page_entries(bpage);
+		bytes += rb_page_commit(bpage);
+		bpage->seq = seq++;
+		last = bpage;
+		rb_inc_page(&bpage);
+	}
+	cpu_buffer->tail_page = last;
+	cpu_buffer->commit_page = last;
+	local_set(&cpu_buffer->entries, entries);
+	local_set(&cpu_buffer->entries_bytes, bytes);
+	local_set(&cpu_buffer->pages_touched, i);
+	cpu_buffer->read_stamp = reader->page->time_stamp;
+}
+
+/* The clock's name, for a later boot: the readers' units. */
+static void rb_range_note_clock(struct rb_range *range, u64 (*clock)(void))
+{
+	const struct rbt_clock *c = rb_clock_of(clock);
+
+	strscpy_pad(range->hdr->clock, c ? c->name : "unknown", RB_RANGE_CLOCK_LEN);
+}
+
+/**
+ * rb_range_set_clock - a range buffer's clock changed
+ * @buffer: the buffer
+ */
+void rb_range_set_clock(struct rbt_buffer *buffer)
+{
+	if (buffer->range)
+		rb_range_note_clock(buffer->range, READ_ONCE(buffer->clock));
+}
+
+/* Why the range holds no buffer of ours, or NULL if it does. */
+static const char *rb_range_mismatch(struct rb_range *range, unsigned int order)
+{
+	struct rb_range_hdr *hdr = range->hdr;
+
+	if (hdr->magic != RB_RANGE_MAGIC)
+		return "no rbtrace header";
+	if (hdr->version != RB_RANGE_VERSION)
+		return "another layout version";
+	if (hdr->hdr_size != rb_range_hdr_size() || hdr->nr_cpus != nr_cpu_ids ||
+	    hdr->subbuf_order != order || hdr->subbuf_bytes != PAGE_SIZE << order ||
+	    hdr->nr_pages != range->nr_pages || hdr->page_size != PAGE_SIZE ||
+	    hdr->range_size != range->size)
+		return "another geometry";
+	return NULL;
+}
+
+static void rb_range_init_hdr(struct rb_range *range, unsigned int order)
+{
+	struct rb_range_hdr *hdr = range->hdr;
+
+	memset(hdr, 0, rb_range_hdr_size());
+	hdr->version = RB_RANGE_VERSION;
+	hdr->hdr_size = rb_range_hdr_size();
+	hdr->nr_cpus = nr_cpu_ids;
+	hdr->subbuf_bytes = PAGE_SIZE << order;
+	hdr->subbuf_order = order;
+	hdr->nr_pages = range->nr_pages;
+	hdr->page_size = PAGE_SIZE;
+	hdr->range_size = range->size;
+	/*
+	 * kaslr_offset() reads _text, which modules cannot link against on
+	 * the kernels we build for: 0 says "not recorded".
+	 */
+	hdr->kaslr_offset = 0;
+	/* The magic last: a header is valid only once complete. */
+	smp_wmb();
+	WRITE_ONCE(hdr->magic, RB_RANGE_MAGIC);
+}
+
+/*
+ * A panic or an oops: stop every writer, so that the pages a later boot
+ * reads hold still from here, and note the positions once more. Writers
+ * that passed their check already finish their event or are stopped by
+ * the panic's NMI: either way each page stays consistent (its commit
+ * word covers complete events only). On x86 write-back memory survives
+ * a warm reset as it is; no cache flush is needed.
+ */
+static void rb_range_stop(struct rb_range *range)
+{
+	int cpu;
+
+	rbt_record_off(range->buffer);
+	for_each_cpu(cpu, range->buffer->cpumask)
+		rb_range_note_commit(range->buffer->buffers[cpu]);
+}
+
+static int rb_range_panic(struct notifier_block *nb, unsigned long event, void *data)
+{
+	rb_range_stop(container_of(nb, struct rb_range, panic_nb));
+	return NOTIFY_DONE;
+}
+
+static int rb_range_die(struct notifier_block *nb, unsigned long event, void *data)
+{
+	if (event == DIE_OOPS)
+		rb_range_stop(container_of(nb, struct rb_range, die_nb));
+	return NOTIFY_DONE;
+}
+
+/*
+ * Map the range and size it. A range that is RAM (reserve_mem= keeps it
+ * in the memory map, as reserved memblock) is given back as the direct
+ * map by memremap(); other ranges (memmap=SIZE$START) are mapped
+ * write-back.
+ */
+static struct rb_range *rb_range_map(phys_addr_t start, size_t size,
+				     unsigned int order)
+{
+	size_t hdr = rb_range_hdr_size(), per_cpu;
+	struct rb_range *range;
+
+	if (!size || !PAGE_ALIGNED(start) || size <= hdr)
+		return NULL;
+	per_cpu = (size - hdr) / nr_cpu_ids / (PAGE_SIZE << order);
+	/* A reader page and a ring of two at least. */
+	if (per_cpu < 3 || per_cpu > U32_MAX)
+		return NULL;
+	range = kzalloc(sizeof(*range), GFP_KERNEL);
+	if (!range)
+		return NULL;
+	range->found = kcalloc(nr_cpu_ids, sizeof(*range->found), GFP_KERNEL);
+	range->vaddr = memremap(start, size, MEMREMAP_WB);
+	if (!range->found || !range->vaddr) {
+		kfree(range->found);
+		kfree(range);
+		return NULL;
+	}
+	range->start = start;
+	range->size = size;
+	range->hdr = range->vaddr;
+	range->hdr_size = hdr;
+	range->subbuf_bytes = PAGE_SIZE << order;
+	range->nr_pages = per_cpu;
+	return range;
+}
+
+static void rb_range_unmap(struct rb_range *range)
+{
+	memunmap(range->vaddr);
+	kfree(range->found);
+	kfree(range);
+}
+
+static void rb_range_report(struct rb_range *range, const char *why)
+{
+	unsigned long data = 0, bad = 0, events = 0;
+	int cpu;
+
+	if (why) {
+		pr_info("rbtrace: buffer at %pa (%zu bytes): %s, starting empty\n",
+			&range->start, range->size, why);
+		return;
+	}
+	for_each_possible_cpu(cpu) {
+		data += range->found[cpu].pages_data;
+		bad += range->found[cpu].pages_bad;
+		events += range->found[cpu].events;
+	}
+	pr_info("rbtrace: buffer at %pa (%zu bytes): the previous boot's, %lu events in %lu sub-buffers, %lu sub-buffers refused, clock %.*s; read-only until cleared\n",
+		&range->start, range->size, events, data, bad,
+		RB_RANGE_CLOCK_LEN, range->old_clock);
+}
+
+/**
+ * rbt_alloc_in - allocate a buffer whose pages are a given physical range
+ * @start: physical address of the range, page aligned (memory reserved at
+ *         boot: reserve_mem=, memmap=)
+ * @size: bytes of the range
+ * @flags: as rbt_alloc()
+ * @order: as rbt_alloc(); with the range's size and the number of
+ *         possible CPUs it sets how many sub-buffers each CPU gets
+ *
+ * The first page(s) of the range hold a header (magic, version, geometry,
+ * the clock's name, the positions of each CPU's ring). If the header is
+ * a previous boot's with the same geometry, the buffer is rebuilt from
+ * its pages: every sub-buffer is validated, those that fail are counted
+ * (rbt_range_info()) and emptied, never read; the others are readable as
+ * any buffer's, and writers are refused until rbt_reset() clears the old
+ * data. Otherwise the range is set up empty (one pr_info line says why).
+ *
+ * The buffer stops recording on a panic and an oops (notifiers), so
+ * that a later boot reads the events up to there. Its size and sub-buffer
+ * size are fixed (rbt_resize() and rbt_set_subbuf_order() refuse with
+ * -EBUSY) and it cannot be mapped to user space (rbt_map(): -ENODEV).
+ *
+ * Return: the buffer, freed with rbt_free(), or NULL for a range too small
+ * for three sub-buffers per CPU, not page aligned, that cannot be mapped,
+ * or a failed allocation.
+ */
+struct rbt_buffer *rbt_alloc_in(phys_addr_t start, size_t size,
+				unsigned int flags, unsigned int order)
+{
+	struct rbt_buffer *buffer;
+	struct rb_range *range;
+	const char *why;
+
+	if (order > RB_MAX_ORDER)
+		return NULL;
+	range = rb_range_map(start, size, order);
+	if (!range)
+		return NULL;
+	why = rb_range_mismatch(range, order);
+	range->restored = !why;
+	if (range->restored) {
+		int cpu;
+
+		for_each_possible_cpu(cpu)
+			range->found[cpu].pos = range->hdr->cpu[cpu];
+		memcpy(range->old_clock, range->hdr->clock, RB_RANGE_CLOCK_LEN);
+		range->old_clock[RB_RANGE_CLOCK_LEN - 1] = '\0';
+	} else {
+		rb_range_init_hdr(range, order);
+	}
+
+	buffer = rb_alloc_buffer(0, flags, order, range);
+	if (!buffer) {
+		rb_range_unmap(range);
+		return NULL;
+	}
+	range->buffer = buffer;
+	rb_range_note_clock(range, buffer->clock);
+	if (range->restored) {
+		atomic_set(&range->old, 1);
+		rb_refuse_all(buffer, 1);
+	}
+	rb_range_report(range, why);
+
+	range->panic_nb.notifier_call = rb_range_panic;
+	atomic_notifier_chain_register(&panic_notifier_list, &range->panic_nb);
+	range->die_nb.notifier_call = rb_range_die;
+	register_die_notifier(&range->die_nb);
+	return buffer;
+}
+EXPORT_SYMBOL_GPL(rbt_alloc_in);
+
+/**
+ * rb_range_restored - did @range hold a previous boot's buffer?
+ * @range: the range
+ *
+ * Return: true if its header matched and its pages were taken over.
+ */
+bool rb_range_restored(struct rb_range *range)
+{
+	return range->restored;
+}
+
+/**
+ * rb_range_nr_pages - the ring size of each CPU in @range
+ * @range: the range
+ *
+ * Return: its sub-buffers per CPU but the reader page.
+ */
+unsigned long rb_range_nr_pages(struct rb_range *range)
+{
+	return range->nr_pages - 1;
+}
+
+/**
+ * rb_range_clear_old - the previous boot's data is gone: writers may write
+ * @buffer: the buffer, just reset on every CPU
+ */
+void rb_range_clear_old(struct rbt_buffer *buffer)
+{
+	if (buffer->range && atomic_cmpxchg(&buffer->range->old, 1, 0) == 1)
+		rb_refuse_all(buffer, -1);
+}
+
+/**
+ * rb_range_free - the range part of rbt_free()
+ * @buffer: the buffer, its writers stopped and gone
+ */
+void rb_range_free(struct rbt_buffer *buffer)
+{
+	struct rb_range *range = buffer->range;
+
+	if (!range)
+		return;
+	unregister_die_notifier(&range->die_nb);
+	atomic_notifier_chain_unregister(&panic_notifier_list, &range->panic_nb);
+	rb_range_unmap(range);
+}
+
+/**
+ * rbt_range_info - what a range buffer found when it was allocated
+ * @buffer: the buffer
+ * @cpu: the CPU
+ * @info: filled in
+ *
+ * Return: 0; -EINVAL for a buffer not from rbt_alloc_in() or a bad CPU.
+ */
+int rbt_range_info(struct rbt_buffer *buffer, int cpu, struct rbt_range_info *info)
+{
+	struct rb_range *range = buffer->range;
+	struct rb_range_found *found;
+
+	if (!range || !rb_valid_cpu(buffer, cpu))
+		return -EINVAL;
+	found = &range->found[cpu];
+	memset(info, 0, sizeof(*info));
+	info->start = range->start;
+	info->size = range->size;
+	info->restored = range->restored;
+	info->old = atomic_read(&range->old);
+	info->pages = range->nr_pages;
+	info->pages_data = found->pages_data;
+	info->pages_bad = found->pages_bad;
+	info->events = found->events;
+	info->head = found->pos.head;
+	info->commit = found->pos.commit;
+	info->reader = found->pos.reader;
+	info->kaslr_offset = range->hdr->kaslr_offset;
+	strscpy(info->clock, range->restored ? range->old_clock : range->hdr->clock,
+		sizeof(info->clock));
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rbt_range_info);
+
+/**
+ * rbt_in_range - is @buffer's memory a range given to rbt_alloc_in()?
+ * @buffer: the buffer
+ *
+ * Return: true for a buffer of rbt_alloc_in().
+ */
+bool rbt_in_range(struct rbt_buffer *buffer)
+{
+	return buffer->range;
+}
+EXPORT_SYMBOL_GPL(rbt_in_range);
+
+#ifdef RBTRACE_TEST_HOOKS
+/**
+ * rbt_range_corrupt - test builds: damage sub-buffers of a range buffer
+ * @buffer: the buffer
+ * @cpu: the CPU
+ * @nr: how many sub-buffers with data, from the newest back
+ * @how: 0 random bytes over the whole sub-buffer, header included;
+ *       1 a commit word past the end; 2 random bytes over the events
+ *
+ * For the next boot's validation to find: recording is stopped first
+ * (the writer would write over the damage).
+ *
+ * Return: the number of sub-buffers damaged, or -EINVAL.
+ */
+int rbt_range_corrupt(struct rbt_buffer *buffer, int cpu, unsigned int nr,
+		      unsigned int how)
+{
+	struct rb_range *range = buffer->range;
+	unsigned int i, done = 0;
+
+	if (!range || !rb_valid_cpu(buffer, cpu) || how > 2)
+		return -EINVAL;
+	rbt_record_off(buffer);
+	synchronize_rcu();
+	for (i = range->nr_pages; i-- > 0 && done < nr;) {
+		struct rb_data_page *data = rb_range_page(range, cpu, i);
+		unsigned long commit = local_read(&data->commit);
+
+		if (!commit || commit > buffer->subbuf_size)
+			continue;
+		if (how == 0)
+			get_random_bytes(data, range->subbuf_bytes);
+		else if (how == 1)
+			local_set(&data->commit, buffer->subbuf_size + 8);
+		else
+			get_random_bytes(data->data, commit);
+		done++;
+	}
+	return done;
+}
+EXPORT_SYMBOL_GPL(rbt_range_corrupt);
+#endif

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: buffers in a given memory range (rbt_alloc_in()), re-attached.
+ *
+ * The range is pages of the page allocator, filled with garbage first:
+ * the first buffer must find no header and start empty. Records with
+ * sequence numbers go in; the buffer is freed (the range keeps its
+ * bytes, as reserved memory keeps them across a warm reboot) and a second
+ * buffer is allocated on the same range, as the next boot's would be:
+ *
+ *  - Re-attached: every record is read back, in order, by a consuming
+ *    reader and by rbt_read_page() (copies: the range's pages never leave
+ *    it); writers are refused until rbt_reset(), after which recording
+ *    goes on in the same memory, and a third attach finds only the new.
+ *  - Wrapped: after the writer lapped the ring many times, the records
+ *    read back are the newest, contiguous, ending at the last written.
+ *  - Corrupted: sub-buffers damaged three ways (random bytes over the
+ *    whole page, a commit word past the end, random events) are refused
+ *    and counted; every record of the others is read, in order.
+ *  - Another geometry (sub-buffer order) or garbage: a fresh start.
+ */
+#include <kunit/test.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include "rbt_kunit.h"
+
+#define RG_ORDER	7	/* 512 KiB of range */
+
+struct rg_rec {
+	u64	seq;
+	u64	check;
+	u8	fill[48];
+};
+
+struct rg_range {
+	struct page	*pages;
+	phys_addr_t	start;
+	size_t		size;
+};
+
+static void rg_free_pages(void *arg)
+{
+	__free_pages(arg, RG_ORDER);
+}
+
+static struct rg_range rg_range(struct kunit *test)
+{
+	struct rg_range r = {};
+
+	r.pages = alloc_pages(GFP_KERNEL, RG_ORDER);
+	KUNIT_ASSERT_NOT_NULL(test, r.pages);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rg_free_pages, r.pages), 0);
+	r.start = page_to_phys(r.pages);
+	r.size = PAGE_SIZE << RG_ORDER;
+	/* Garbage, as a range that held something else. */
+	memset(page_address(r.pages), 0xa5, r.size);
+	return r;
+}
+
+static struct rbt_buffer *rg_attach(struct kunit *test, struct rg_range *r,
+				    unsigned int order)
+{
+	struct rbt_buffer *buf = rbt_alloc_in(r->start, r->size, RBT_FL_OVERWRITE, order);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	return buf;
+}
+
+static int rg_write(struct rbt_buffer *buf, u64 seq)
+{
+	struct rg_rec rec = { .seq = seq, .check = ~seq };
+
+	memset(rec.fill, (u8)seq, sizeof(rec.fill));
+	return rbt_write(buf, sizeof(rec), &rec);
+}
+
+static bool rg_whole(const struct rg_rec *rec)
+{
+	unsigned int i;
+
+	if (rec->check != ~rec->seq)
+		return false;
+	for (i = 0; i < sizeof(rec->fill); i++)
+		if (rec->fill[i] != (u8)rec->seq)
+			return false;
+	return true;
+}
+
+/*
+ * Consume everything of @cpu: every record whole, the sequence rising
+ * (by one, if @contiguous). Returns the count; *@first and *@last.
+ */
+static unsigned long rg_drain(struct kunit *test, struct rbt_buffer *buf, int cpu,
+			      bool contiguous, u64 *first, u64 *last)
+{
+	struct rbt_event *ev;
+	unsigned long n = 0;
+	u64 prev = 0, ts, prev_ts = 0;
+
+	while ((ev = rbt_consume(buf, cpu, &ts, NULL))) {
+		const struct rg_rec *rec = rbt_event_data(ev);
+
+		KUNIT_ASSERT_GE(test, rbt_event_length(ev), (unsigned int)sizeof(*rec));
+		KUNIT_ASSERT_TRUE_MSG(test, rg_whole(rec), "a torn record");
+		if (n) {
+			if (contiguous)
+				KUNIT_EXPECT_EQ(test, rec->seq, prev + 1);
+			else
+				KUNIT_EXPECT_GT(test, rec->seq, prev);
+			KUNIT_EXPECT_GE(test, ts, prev_ts);
+		} else {
+			*first = rec->seq;
+		}
+		prev = rec->seq;
+		prev_ts = ts;
+		n++;
+	}
+	*last = prev;
+	return n;
+}
+
+static struct rbt_range_info rg_info(struct kunit *test, struct rbt_buffer *buf, int cpu)
+{
+	struct rbt_range_info info;
+
+	KUNIT_EXPECT_EQ(test, rbt_range_info(buf, cpu, &info), 0);
+	return info;
+}
+
+static void rbtrace_range_reattach(struct kunit *test)
+{
+	struct rg_range r = rg_range(test);
+	int cpu = rbt_kunit_pin(test);
+	struct rbt_range_info info;
+	struct rbt_buffer *buf;
+	u64 first = 0, last = 0, i;
+	const u64 n = 150;	/* about three sub-buffers: within one lap */
+
+	buf = rg_attach(test, &r, 0);
+	KUNIT_EXPECT_TRUE(test, rbt_in_range(buf));
+	info = rg_info(test, buf, cpu);
+	KUNIT_EXPECT_FALSE(test, info.restored);
+	KUNIT_EXPECT_FALSE(test, info.old);
+	/* The range is the ring: no other size. */
+	KUNIT_EXPECT_EQ(test, rbt_resize(buf, rbt_size(buf, cpu) * 2, RBT_ALL_CPUS), -EBUSY);
+	KUNIT_EXPECT_EQ(test, rbt_set_subbuf_order(buf, 1), -EBUSY);
+	for (i = 1; i <= n; i++)
+		KUNIT_ASSERT_EQ(test, rg_write(buf, i), 0);
+	rbt_free(buf);
+
+	/* The next boot. */
+	buf = rg_attach(test, &r, 0);
+	info = rg_info(test, buf, cpu);
+	KUNIT_EXPECT_TRUE(test, info.restored);
+	KUNIT_EXPECT_TRUE(test, info.old);
+	KUNIT_EXPECT_EQ(test, info.events, (unsigned long)n);
+	KUNIT_EXPECT_EQ(test, info.pages_bad, 0UL);
+	KUNIT_EXPECT_GE(test, info.pages_data, 3UL);
+	KUNIT_EXPECT_STREQ(test, info.clock, "local");
+	KUNIT_EXPECT_EQ(test, rbt_entries(buf), n);
+	/* Read-only until cleared. */
+	KUNIT_EXPECT_NE(test, rg_write(buf, 999), 0);
+	KUNIT_EXPECT_EQ(test, rg_drain(test, buf, cpu, true, &first, &last), (unsigned long)n);
+	KUNIT_EXPECT_EQ(test, first, 1ULL);
+	KUNIT_EXPECT_EQ(test, last, n);
+
+	/* Cleared: recording goes on in the same memory. */
+	rbt_reset(buf);
+	KUNIT_EXPECT_FALSE(test, rg_info(test, buf, cpu).old);
+	for (i = 1001; i <= 1010; i++)
+		KUNIT_ASSERT_EQ(test, rg_write(buf, i), 0);
+	rbt_free(buf);
+
+	buf = rg_attach(test, &r, 0);
+	info = rg_info(test, buf, cpu);
+	KUNIT_EXPECT_TRUE(test, info.restored);
+	KUNIT_EXPECT_EQ(test, info.events, 10UL);
+	KUNIT_EXPECT_EQ(test, rg_drain(test, buf, cpu, true, &first, &last), 10UL);
+	KUNIT_EXPECT_EQ(test, first, 1001ULL);
+	rbt_free(buf);
+}
+
+/* Whole sub-buffers of a restored buffer: copies, every record in order. */
+static void rbtrace_range_read_page(struct kunit *test)
+{
+	struct rg_range r = rg_range(test);
+	int cpu = rbt_kunit_pin(test);
+	struct rbt_read_page *rpage;
+	struct rbt_buffer *buf;
+	u64 i, expect = 1;
+	const u64 n = 200;
+	int ret, rounds = 0;
+
+	buf = rg_attach(test, &r, 0);
+	for (i = 1; i <= n; i++)
+		KUNIT_ASSERT_EQ(test, rg_write(buf, i), 0);
+	rbt_free(buf);
+	buf = rg_attach(test, &r, 0);
+
+	rpage = rbt_alloc_read_page(buf, cpu);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(rpage));
+	while ((ret = rbt_read_page(buf, rpage, PAGE_SIZE, cpu, false)) > 0 &&
+	       ++rounds < 100) {
+		struct rb_data_page *data = rbt_read_page_data(rpage);
+		unsigned int pos = 0;
+
+		while (pos < (unsigned int)ret) {
+			struct rbt_event *ev = (void *)data->data + pos;
+
+			if (rb_null_event(ev))
+				break;
+			if (ev->type_len <= RB_TYPE_DATA_MAX) {
+				const struct rg_rec *rec = rbt_event_data(ev);
+
+				KUNIT_ASSERT_TRUE(test, rg_whole(rec));
+				KUNIT_EXPECT_EQ(test, rec->seq, expect);
+				expect = rec->seq + 1;
+			}
+			pos += rb_event_length(ev);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, expect, n + 1);
+	rbt_free_read_page(buf, cpu, rpage);
+	rbt_free(buf);
+}
+
+static void rbtrace_range_wrapped(struct kunit *test)
+{
+	struct rg_range r = rg_range(test);
+	int cpu = rbt_kunit_pin(test);
+	struct rbt_buffer *buf;
+	u64 first = 0, last = 0, i;
+	unsigned long got;
+	const u64 n = 20000;
+
+	buf = rg_attach(test, &r, 0);
+	for (i = 1; i <= n; i++)
+		KUNIT_ASSERT_EQ(test, rg_write(buf, i), 0);
+	rbt_free(buf);
+
+	buf = rg_attach(test, &r, 0);
+	KUNIT_EXPECT_EQ(test, rg_info(test, buf, cpu).pages_bad, 0UL);
+	got = rg_drain(test, buf, cpu, true, &first, &last);
+	KUNIT_EXPECT_GT(test, got, 100UL);
+	KUNIT_EXPECT_EQ(test, last, n);
+	KUNIT_EXPECT_EQ(test, (u64)got, last - first + 1);
+	rbt_free(buf);
+}
+
+static void rbtrace_range_corrupt(struct kunit *test)
+{
+	struct rg_range r = rg_range(test);
+	int cpu = rbt_kunit_pin(test);
+	struct rbt_range_info info;
+	struct rbt_buffer *buf;
+	u64 first = 0, last = 0, i;
+	unsigned long before, got;
+	const u64 n = 20000;
+
+	buf = rg_attach(test, &r, 0);
+	for (i = 1; i <= n; i++)
+		KUNIT_ASSERT_EQ(test, rg_write(buf, i), 0);
+	rbt_free(buf);
+	buf = rg_attach(test, &r, 0);
+	before = rg_info(test, buf, cpu).pages_data;
+	/* Three ways, newest pages first (each call skips pages it broke). */
+	KUNIT_EXPECT_EQ(test, rbt_range_corrupt(buf, cpu, 1, 1), 1);
+	KUNIT_EXPECT_EQ(test, rbt_range_corrupt(buf, cpu, 1, 0), 1);
+	KUNIT_EXPECT_EQ(test, rbt_range_corrupt(buf, cpu, 1, 2), 1);
+	rbt_free(buf);
+
+	buf = rg_attach(test, &r, 0);
+	info = rg_info(test, buf, cpu);
+	KUNIT_EXPECT_TRUE(test, info.restored);
+	/* Random events could decode by chance: at least the two others. */
+	KUNIT_EXPECT_GE(test, info.pages_bad, 2UL);
+	KUNIT_EXPECT_LE(test, info.pages_bad, 3UL);
+	KUNIT_EXPECT_EQ(test, info.pages_data + info.pages_bad, before);
+	got = rg_drain(test, buf, cpu, false, &first, &last);
+	KUNIT_EXPECT_EQ(test, got, info.events);
+	KUNIT_EXPECT_GT(test, got, 100UL);
+	rbt_free(buf);
+}
+
+static void rbtrace_range_fresh(struct kunit *test)
+{
+	struct rg_range r = rg_range(test);
+	int cpu = rbt_kunit_pin(test);
+	struct rbt_buffer *buf;
+	u64 i;
+
+	/* Too small: not three sub-buffers per CPU. */
+	KUNIT_EXPECT_NULL(test, rbt_alloc_in(r.start, 2 * PAGE_SIZE, 0, 0));
+	KUNIT_EXPECT_NULL(test, rbt_alloc_in(r.start + 1, r.size - PAGE_SIZE, 0, 0));
+
+	buf = rg_attach(test, &r, 0);
+	for (i = 1; i <= 50; i++)
+		KUNIT_ASSERT_EQ(test, rg_write(buf, i), 0);
+	rbt_free(buf);
+	/* Another sub-buffer size: not this buffer any more. */
+	buf = rg_attach(test, &r, 1);
+	KUNIT_EXPECT_FALSE(test, rg_info(test, buf, cpu).restored);
+	KUNIT_EXPECT_EQ(test, rbt_entries(buf), 0ULL);
+	KUNIT_EXPECT_EQ(test, rg_write(buf, 1), 0);
+	rbt_free(buf);
+	/* Garbage over the header. */
+	memset(page_address(r.pages), 0x5a, PAGE_SIZE);
+	buf = rg_attach(test, &r, 1);
+	KUNIT_EXPECT_FALSE(test, rg_info(test, buf, cpu).restored);
+	rbt_free(buf);
+	/* Not a range buffer. */
+	buf = rbt_kunit_alloc(test, 4 * PAGE_SIZE, 0, 0);
+	KUNIT_EXPECT_FALSE(test, rbt_in_range(buf));
+	{
+		struct rbt_range_info info;
+
+		KUNIT_EXPECT_EQ(test, rbt_range_info(buf, cpu, &info), -EINVAL);
+	}
+}
+
+static struct kunit_case rbtrace_range_cases[] = {
+	KUNIT_CASE(rbtrace_range_reattach),
+	KUNIT_CASE(rbtrace_range_read_page),
+	KUNIT_CASE(rbtrace_range_wrapped),
+	KUNIT_CASE(rbtrace_range_corrupt),
+	KUNIT_CASE(rbtrace_range_fresh),
+	{}
+};
+
+static struct kunit_suite rbtrace_range_suite = {
+	.name = "rbtrace_range",
+	.test_cases = rbtrace_range_cases,
+};
+
+kunit_test_suite(rbtrace_range_suite);
