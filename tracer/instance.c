@@ -60,7 +60,6 @@ static LIST_HEAD(rbtr_instances);
 static bool rbtr_instances_closed;
 static struct dentry *rbtr_instances_dir;
 static int (*rbtr_instance_files)(struct rbtr_trace *tr);
-static struct inode_operations rbtr_instances_iops;
 
 /* The geometry of a new instance's buffer: the module's parameters. */
 static unsigned long rbtr_inst_size = 1024UL << 10;
@@ -396,6 +395,13 @@ static int rbtr_instances_rmdir(struct inode *dir, struct dentry *dentry)
 	return ret;
 }
 
+/* simple_dir_inode_operations (debugfs 6.1's), with mkdir and rmdir. */
+static const struct inode_operations rbtr_instances_iops = {
+	.lookup		= simple_lookup,
+	.mkdir		= rbtr_instances_mkdir,
+	.rmdir		= rbtr_instances_rmdir,
+};
+
 /**
  * rbtr_instances_init - create the instances directory
  * @parent: the top directory
@@ -411,10 +417,6 @@ int rbtr_instances_init(struct dentry *parent, int (*files)(struct rbtr_trace *t
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);
 	rbtr_instance_files = files;
-	/* debugfs's own (simple_lookup, its setattr), plus ours. */
-	rbtr_instances_iops = *d_inode(dir)->i_op;
-	rbtr_instances_iops.mkdir = rbtr_instances_mkdir;
-	rbtr_instances_iops.rmdir = rbtr_instances_rmdir;
 	/* A mkdir before this store gets debugfs's -EPERM: harmless. */
 	WRITE_ONCE(d_inode(dir)->i_op, &rbtr_instances_iops);
 	mutex_lock(&rbtr_instances_mutex);
