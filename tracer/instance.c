@@ -251,37 +251,41 @@ static int rbtr_instance_new(const char *name)
 	struct dentry *dir;
 	int ret;
 
+	/* The buffer first: every open waits for the mutex. */
+	ins = rbtr_instance_alloc(name);
+	if (!ins)
+		return -ENOMEM;
 	mutex_lock(&rbtr_instances_mutex);
 	ret = -ENODEV;
 	if (rbtr_instances_closed)
-		goto out;
+		goto fail;
 	/* A dying one still has its directory: as if it were still there. */
 	ret = -EEXIST;
 	if (rbtr_instance_find(name))
-		goto out;
-	ret = -ENOMEM;
-	ins = rbtr_instance_alloc(name);
-	if (!ins)
-		goto out;
+		goto fail;
 	dir = debugfs_create_dir(name, rbtr_instances_dir);
 	if (IS_ERR(dir)) {
 		ret = PTR_ERR(dir);
-		rbtr_instance_free(ins);
-		goto out;
+		goto fail;
 	}
 	ins->tr.dir = dir;
-	/* No file opens before the list has it: nothing is open on failure. */
+	/* No file opens before the list has it: none is open on failure. */
 	ret = rbtr_instance_files(&ins->tr);
 	if (!ret)
 		ret = rbtr_instance_events_add(&ins->tr);
 	if (ret) {
+		/* Not under the mutex: an open of a new file may be in flight. */
+		mutex_unlock(&rbtr_instances_mutex);
 		debugfs_remove_recursive(dir);
 		rbtr_instance_free(ins);
-		goto out;
+		return ret;
 	}
 	list_add_tail(&ins->list, &rbtr_instances);
-out:
 	mutex_unlock(&rbtr_instances_mutex);
+	return 0;
+fail:
+	mutex_unlock(&rbtr_instances_mutex);
+	rbtr_instance_free(ins);
 	return ret;
 }
 
