@@ -78,7 +78,8 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf,
 
 static const struct file_operations tracing_on_fops = {
 	.owner		= THIS_MODULE,
-	.open		= rbtr_open_generic,
+	.open		= rbtr_open_tr,
+	.release	= rbtr_release_tr,
 	.read		= tracing_on_read,
 	.write		= tracing_on_write,
 	.llseek		= default_llseek,
@@ -160,7 +161,8 @@ static ssize_t buffer_size_write(struct file *filp, const char __user *ubuf,
 
 static const struct file_operations buffer_size_fops = {
 	.owner		= THIS_MODULE,
-	.open		= rbtr_open_generic,
+	.open		= rbtr_open_tr,
+	.release	= rbtr_release_tr,
 	.read		= buffer_size_read,
 	.write		= buffer_size_write,
 	.llseek		= default_llseek,
@@ -183,7 +185,8 @@ static ssize_t buffer_total_read(struct file *filp, char __user *ubuf,
 
 static const struct file_operations buffer_total_fops = {
 	.owner		= THIS_MODULE,
-	.open		= rbtr_open_generic,
+	.open		= rbtr_open_tr,
+	.release	= rbtr_release_tr,
 	.read		= buffer_total_read,
 	.llseek		= default_llseek,
 };
@@ -233,7 +236,8 @@ static ssize_t subbuf_size_write(struct file *filp, const char __user *ubuf,
 
 static const struct file_operations subbuf_size_fops = {
 	.owner		= THIS_MODULE,
-	.open		= rbtr_open_generic,
+	.open		= rbtr_open_tr,
+	.release	= rbtr_release_tr,
 	.read		= subbuf_size_read,
 	.write		= subbuf_size_write,
 	.llseek		= default_llseek,
@@ -267,7 +271,8 @@ static ssize_t percent_write(struct file *filp, const char __user *ubuf,
 
 static const struct file_operations percent_fops = {
 	.owner		= THIS_MODULE,
-	.open		= rbtr_open_generic,
+	.open		= rbtr_open_tr,
+	.release	= rbtr_release_tr,
 	.read		= percent_read,
 	.write		= percent_write,
 	.llseek		= default_llseek,
@@ -289,11 +294,25 @@ static int trace_clock_show(struct seq_file *m, void *v)
 
 static int trace_clock_open(struct inode *inode, struct file *file)
 {
+	struct rbtr_trace *tr = rbtr_file_trace(inode);
 	int ret = rbtr_check_open();
 
 	if (ret)
 		return ret;
-	return single_open(file, trace_clock_show, rbtr_file_trace(inode));
+	ret = rbtr_trace_get(tr);
+	if (ret)
+		return ret;
+	ret = single_open(file, trace_clock_show, tr);
+	if (ret)
+		rbtr_trace_put(tr);
+	return ret;
+}
+
+/* single_release() and the reference of a file of a tracer */
+static int rb_single_release_tr(struct inode *inode, struct file *file)
+{
+	rbtr_trace_put(rbtr_file_trace(inode));
+	return single_release(inode, file);
 }
 
 static ssize_t trace_clock_write(struct file *filp, const char __user *ubuf,
@@ -323,7 +342,7 @@ static const struct file_operations trace_clock_fops = {
 	.read		= seq_read,
 	.write		= trace_clock_write,
 	.llseek		= seq_lseek,
-	.release	= single_release,
+	.release	= rb_single_release_tr,
 };
 
 /* tracing_cpumask: the CPUs whose events are recorded, in hex. */
@@ -441,7 +460,13 @@ static int stats_open(struct inode *inode, struct file *file)
 
 	if (ret)
 		return ret;
-	return single_open(file, stats_show, inode);
+	ret = rbtr_trace_get(rbtr_file_trace(inode));
+	if (ret)
+		return ret;
+	ret = single_open(file, stats_show, inode);
+	if (ret)
+		rbtr_trace_put(rbtr_file_trace(inode));
+	return ret;
 }
 
 static const struct file_operations stats_fops = {
@@ -449,7 +474,7 @@ static const struct file_operations stats_fops = {
 	.open		= stats_open,
 	.read		= seq_read,
 	.llseek		= seq_lseek,
-	.release	= single_release,
+	.release	= rb_single_release_tr,
 };
 
 static int rb_create_cpu_dir(struct rbtr_trace *tr, struct dentry *per_cpu, int cpu)
@@ -497,9 +522,27 @@ static void rb_create_control_files(struct rbtr_trace *tr)
 	debugfs_create_file("buffer_subbuf_size_kb", 0600, top, tr, &subbuf_size_fops);
 	debugfs_create_file("buffer_percent", 0600, top, tr, &percent_fops);
 	debugfs_create_file("trace_clock", 0600, top, tr, &trace_clock_fops);
-	debugfs_create_file("tracing_cpumask", 0600, top, tr, &cpumask_fops);
 	debugfs_create_file("trace", 0600, top, tr, &rbtr_trace_fops);
 	debugfs_create_file("trace_pipe", 0400, top, tr, &rbtr_trace_pipe_fops);
+}
+
+/*
+ * The files every tracer has, the top one and each instance: its buffer's
+ * control files, trace, trace_pipe, per_cpu/, the markers and the
+ * snapshot. Their opens take a reference on @tr (rbtr_trace_get()).
+ * On failure the caller removes @tr->dir.
+ */
+static int rb_create_tracer_files(struct rbtr_trace *tr)
+{
+	int ret;
+
+	rb_create_control_files(tr);
+	ret = rb_create_per_cpu(tr);
+	if (ret)
+		return ret;
+	rbtr_marker_files(tr);
+	rbtr_snapshot_files(tr);
+	return 0;
 }
 
 /*
@@ -520,26 +563,26 @@ static int rb_create_tree(struct rbtr_trace *tr)
 	ret = rbtr_duration_init(tr->dir);
 	if (ret)
 		return ret;
-	rb_create_control_files(tr);
-	ret = rb_create_per_cpu(tr);
+	ret = rb_create_tracer_files(tr);
 	if (ret)
 		return ret;
+	/* The top tracer's own: global state, not an instance's (yet). */
+	debugfs_create_file("tracing_cpumask", 0600, tr->dir, tr, &cpumask_fops);
 	ret = rbtr_events_fs_init(tr);
 	if (ret)
 		return ret;
 	rbtr_cmdlines_files(tr);
-	rbtr_marker_files(tr);
 	rbtr_function_files(tr);
 	rbtr_kprobes_files(tr);
 	rbtr_stack_files(tr);
-	rbtr_snapshot_files(tr);
-	return 0;
+	return rbtr_instances_init(tr->dir, rb_create_tracer_files);
 }
 
 /* Also after a partial rb_create_tree(): each step undoes only what it made. */
 static void rb_remove_tree(struct rbtr_trace *tr)
 {
 	rbtr_files_unpublish();
+	rbtr_instances_exit();
 	/* Its files before the tree, which would free their dentries. */
 	rbtr_duration_exit();
 	rbtr_events_fs_exit();

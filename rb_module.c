@@ -105,6 +105,8 @@ static int __init rb_init(void)
 	ret = rb_parse_params(&flags);
 	if (ret)
 		return ret;
+	/* Each instance's buffer is made as the top one is at load. */
+	rbtr_instances_defaults(buffer_size_kb << 10, flags, subbuf_order);
 	rb_clock_init();
 
 	/* persist=, persist_addr=: the reserved range sets the size. */

@@ -274,14 +274,16 @@ out:
 
 static const struct file_operations rbtr_marker_fops = {
 	.owner		= THIS_MODULE,
-	.open		= rbtr_open_nonseekable,
+	.open		= rbtr_open_tr_nonseekable,
 	.write		= tracing_mark_write,
+	.release	= rbtr_release_tr,
 };
 
 static const struct file_operations rbtr_marker_raw_fops = {
 	.owner		= THIS_MODULE,
-	.open		= rbtr_open_nonseekable,
+	.open		= rbtr_open_tr_nonseekable,
 	.write		= tracing_mark_raw_write,
+	.release	= rbtr_release_tr,
 };
 
 /**

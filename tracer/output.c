@@ -449,6 +449,9 @@ static int rbtr_trace_open(struct inode *inode, struct file *file)
 	ret = rbtr_check_open();
 	if (ret)
 		return ret;
+	ret = rbtr_trace_get(tr);
+	if (ret)
+		return ret;
 	/* As tracefs: "echo > trace" empties the buffer (one CPU's, per CPU). */
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
 		mutex_lock(&tr->files_mutex);
@@ -457,13 +460,18 @@ static int rbtr_trace_open(struct inode *inode, struct file *file)
 	}
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
-	return rbtr_trace_open_buffer(inode, file, false);
+	ret = rbtr_trace_open_buffer(inode, file, false);
+	if (ret)
+		rbtr_trace_put(tr);
+	return ret;
 }
 
 /**
- * rbtr_trace_release - release of trace or snapshot open for reading
+ * rbtr_trace_release - release of trace or snapshot
  * @inode: the file's inode
  * @file: the file
+ *
+ * Drops the reference of the open (rbtr_trace_get()).
  *
  * Return: 0.
  */
@@ -474,8 +482,10 @@ int rbtr_trace_release(struct inode *inode, struct file *file)
 	struct rbt_buffer *buffer;
 	bool snapshot;
 
-	if (!(file->f_mode & FMODE_READ))
+	if (!(file->f_mode & FMODE_READ)) {
+		rbtr_trace_put(rbtr_file_trace(inode));
 		return 0;
+	}
 	it = m->private;
 	buffer = it->buffer;
 	snapshot = it->snapshot;
@@ -485,6 +495,7 @@ int rbtr_trace_release(struct inode *inode, struct file *file)
 	if (!snapshot)
 		rbtr_unpause(rbtr_file_trace(inode));
 	rbtr_reader_close(rbtr_file_trace(inode), buffer);
+	rbtr_trace_put(rbtr_file_trace(inode));
 	return 0;
 }
 
@@ -763,9 +774,14 @@ static int rbtr_pipe_open(struct inode *inode, struct file *file)
 	ret = rbtr_check_open();
 	if (ret)
 		return ret;
+	ret = rbtr_trace_get(tr);
+	if (ret)
+		return ret;
 	it = kzalloc(sizeof(*it), GFP_KERNEL);
-	if (!it)
+	if (!it) {
+		rbtr_trace_put(tr);
 		return -ENOMEM;
+	}
 	it->tr = tr;
 	it->buffer = rbtr_reader_open(tr, false);
 	it->graph = rbtr_graph_text_alloc();
@@ -773,6 +789,7 @@ static int rbtr_pipe_open(struct inode *inode, struct file *file)
 	    rbtr_text_alloc(it->buffer, &it->text)) {
 		rbtr_reader_close(tr, it->buffer);
 		rbtr_pipe_free(it);
+		rbtr_trace_put(tr);
 		return -ENOMEM;
 	}
 	mutex_init(&it->lock);
@@ -788,6 +805,7 @@ static int rbtr_pipe_release(struct inode *inode, struct file *file)
 	mutex_destroy(&it->lock);
 	rbtr_reader_poll_unpin(it->tr, it->polled);
 	rbtr_reader_close(it->tr, it->buffer);
+	rbtr_trace_put(it->tr);
 	rbtr_pipe_free(it);
 	return 0;
 }

@@ -418,9 +418,14 @@ static int rbtr_raw_open_buffer(struct inode *inode, struct file *file, bool sna
 	ret = rbtr_check_open();
 	if (ret)
 		return ret;
+	ret = rbtr_trace_get(rbtr_file_trace(inode));
+	if (ret)
+		return ret;
 	it = kzalloc(sizeof(*it), GFP_KERNEL);
-	if (!it)
+	if (!it) {
+		rbtr_trace_put(rbtr_file_trace(inode));
 		return -ENOMEM;
+	}
 	/* Its spare page and positions are of the present sub-buffer size. */
 	it->tr = rbtr_file_trace(inode);
 	it->snapshot = snapshot;
@@ -428,6 +433,7 @@ static int rbtr_raw_open_buffer(struct inode *inode, struct file *file, bool sna
 	if (!it->buffer) {
 		/* snapshot_raw with no snapshot allocated */
 		rbtr_reader_close(it->tr, NULL);
+		rbtr_trace_put(it->tr);
 		kfree(it);
 		return -ENODEV;
 	}
@@ -448,6 +454,7 @@ static int rbtr_raw_release(struct inode *inode, struct file *file)
 	mutex_destroy(&it->lock);
 	rbtr_reader_poll_unpin(it->tr, it->polled);
 	rbtr_reader_close(it->tr, it->buffer);
+	rbtr_trace_put(it->tr);
 	kfree(it);
 	return 0;
 }

@@ -687,17 +687,21 @@ static int rbtr_snapshot_open(struct inode *inode, struct file *file)
 
 	if (ret)
 		return ret;
+	ret = rbtr_trace_get(rbtr_file_trace(inode));
+	if (ret)
+		return ret;
 	/* Not truncated by O_TRUNC ("echo 1 >"): that is trace's reset. */
 	if (file->f_mode & FMODE_READ)
-		return rbtr_trace_open_buffer(inode, file, true);
-	return 0;
+		ret = rbtr_trace_open_buffer(inode, file, true);
+	if (ret)
+		rbtr_trace_put(rbtr_file_trace(inode));
+	return ret;
 }
 
+/* rbtr_trace_release() drops the open's reference, read or not. */
 static int rbtr_snapshot_release(struct inode *inode, struct file *file)
 {
-	if (file->f_mode & FMODE_READ)
-		return rbtr_trace_release(inode, file);
-	return 0;
+	return rbtr_trace_release(inode, file);
 }
 
 static loff_t rbtr_snapshot_llseek(struct file *file, loff_t offset, int whence)

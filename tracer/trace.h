@@ -40,6 +40,10 @@ struct seq_buf;
  * @access: one mutex per possible CPU, taken by consuming readers and
  *          resets: an event returned by rbt_consume() stays valid only
  *          until the next consuming read of that CPU
+ * @ref: files of the tracer open (or mapped), as ftrace's tr->ref: an
+ *       instance is not removed while > 0 (instance.c). Under the
+ *       instances' mutex
+ * @dead: an instance being removed: no file of it opens any more
  */
 struct rbtr_trace {
 	struct rbt_buffer	*buffer;
@@ -50,6 +54,8 @@ struct rbtr_trace {
 	unsigned int		readers_open;
 	struct mutex		files_mutex;	/* see above */
 	struct mutex		*access;	/* see above */
+	unsigned int		ref;
+	bool			dead;
 };
 
 /* The tracer of the top directory, /sys/kernel/debug/rbtrace/. */
@@ -91,6 +97,25 @@ void rbtr_files_publish(void);
 void rbtr_files_unpublish(void);
 int rbtr_open_generic(struct inode *inode, struct file *file);
 int rbtr_open_nonseekable(struct inode *inode, struct file *file);
+
+/*
+ * A file of a tracer (its inode's i_private is a struct rbtr_trace)
+ * holds a reference on it while open: rbtr_trace_get() at open (after
+ * rbtr_check_open()), rbtr_trace_put() at release (instance.c). The
+ * files without an open of their own use rbtr_open_tr() and
+ * rbtr_release_tr().
+ */
+int rbtr_trace_get(struct rbtr_trace *tr);
+void rbtr_trace_put(struct rbtr_trace *tr);
+int rbtr_open_tr(struct inode *inode, struct file *file);
+int rbtr_open_tr_nonseekable(struct inode *inode, struct file *file);
+int rbtr_release_tr(struct inode *inode, struct file *file);
+
+/* Instances: instances/NAME, a tracer of its own (instance.c) */
+void rbtr_instances_defaults(unsigned long size, unsigned int flags,
+			     unsigned int subbuf_order);
+int rbtr_instances_init(struct dentry *parent, int (*files)(struct rbtr_trace *tr));
+void rbtr_instances_exit(void);
 
 /* DEFINE_SHOW_ATTRIBUTE(), its open checked by rbtr_check_open(). */
 #define RBTR_DEFINE_SHOW_ATTRIBUTE(__name)				\

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbtrace's instances: "mkdir instances/NAME" makes a whole tracer of its
+ * own (a struct rbtr_trace with its buffer, snapshot, clock, sizes,
+ * tracing_on, readers and locks, and the tree of its files), "rmdir"
+ * removes it, as ftrace's instance_mkdir() and instance_rmdir() do. The
+ * top directory is the tracer rbtr_global_trace, built the same way.
+ *
+ * debugfs has no mkdir of its own: as tracefs does, the instances
+ * directory gets inode operations with .mkdir and .rmdir. The VFS calls
+ * them with the parent (and for rmdir the victim) locked; they drop those
+ * locks around the work, because creating and removing the instance's
+ * files takes them again (debugfs_create_dir() finds the negative dentry
+ * the VFS passed by its lookup and instantiates it).
+ *
+ * Lifetime. Every file of a tracer takes a reference at open
+ * (rbtr_trace_get()) and drops it at release: a mapping keeps its file,
+ * so a mapped trace_pipe_raw holds one too. rmdir refuses with -EBUSY
+ * while the count is not 0; else it marks the instance dead under the
+ * same mutex, so that no open gets a reference after that, and removes
+ * the files and then the state. An open may still reach a file of a
+ * removed instance (a trace_pipe_raw is not proxied by debugfs, so the
+ * removal does not wait for its opens): rbtr_trace_get() then looks the
+ * tracer up by address in the list without touching it, as ftrace's
+ * trace_array_get() does, and refuses.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/namei.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <rbtrace/rbtrace.h>
+#include "trace.h"
+
+/**
+ * struct rbtr_instance - instances/NAME
+ * @tr: its tracer; its @tr.dir is instances/NAME
+ * @list: in rbtr_instances
+ * @name: NAME
+ */
+struct rbtr_instance {
+	struct rbtr_trace	tr;
+	struct list_head	list;
+	char			*name;
+};
+
+/*
+ * The instances, their references (tr->ref, tr->dead) and the list, as
+ * ftrace's trace_types_lock. Taken before the directories' inode locks
+ * (mkdir and rmdir drop the VFS's first); never held across the removal
+ * of files, which waits for the opens in flight of debugfs's proxied
+ * files, and those wait for it in rbtr_trace_get().
+ */
+static DEFINE_MUTEX(rbtr_instances_mutex);
+static LIST_HEAD(rbtr_instances);
+/* Set at unload: mkdir refuses from then on. Under the mutex. */
+static bool rbtr_instances_closed;
+static struct dentry *rbtr_instances_dir;
+static int (*rbtr_instance_files)(struct rbtr_trace *tr);
+
+/* The geometry of a new instance's buffer: the module's parameters. */
+static unsigned long rbtr_inst_size = 1024UL << 10;
+static unsigned int rbtr_inst_flags = RBT_FL_OVERWRITE;
+static unsigned int rbtr_inst_order;
+
+/**
+ * rbtr_instances_defaults - what a new instance's buffer is made with
+ * @size: bytes per CPU
+ * @flags: rbt_alloc()'s flags (the mode)
+ * @subbuf_order: the sub-buffer order
+ *
+ * As ftrace's instances take trace_buf_size: the module's load-time
+ * parameters, not what the top tracer was resized to since.
+ */
+void rbtr_instances_defaults(unsigned long size, unsigned int flags,
+			     unsigned int subbuf_order)
+{
+	rbtr_inst_size = size;
+	rbtr_inst_flags = flags;
+	rbtr_inst_order = subbuf_order;
+}
+
+/**
+ * rbtr_instance_events_add - the join point of an instance's events/
+ * @tr: the new instance, its files made
+ *
+ * Where the instance's events directory and set_event will be made when
+ * the events have their per-tracer state; nothing yet. Called last of
+ * mkdir, under rbtr_instances_mutex, before any file of @tr can be
+ * opened. A failure undoes the instance.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int rbtr_instance_events_add(struct rbtr_trace *tr)
+{
+	return 0;
+}
+
+/**
+ * rbtr_instance_events_remove - undo rbtr_instance_events_add()
+ * @tr: the instance, dead, no file of it open, its files still there
+ *
+ * Called first of rmdir's removal, before the instance's files go: no
+ * event of @tr may be recorded after it returns.
+ */
+static void rbtr_instance_events_remove(struct rbtr_trace *tr)
+{
+}
+
+/* Under rbtr_instances_mutex. */
+static struct rbtr_instance *rbtr_instance_find(const char *name)
+{
+	struct rbtr_instance *ins;
+
+	list_for_each_entry(ins, &rbtr_instances, list)
+		if (!strcmp(ins->name, name))
+			return ins;
+	return NULL;
+}
+
+/**
+ * rbtr_trace_get - a file of @tr is being opened: take a reference
+ * @tr: its inode's i_private, maybe an instance removed since
+ *
+ * @tr is compared with the live tracers' addresses before it is used:
+ * a removed one is not dereferenced.
+ *
+ * Return: 0, or -ENODEV when @tr is being removed or is gone.
+ */
+int rbtr_trace_get(struct rbtr_trace *tr)
+{
+	struct rbtr_instance *ins;
+	int ret = -ENODEV;
+
+	mutex_lock(&rbtr_instances_mutex);
+	if (tr == &rbtr_global_trace) {
+		ret = 0;
+	} else {
+		list_for_each_entry(ins, &rbtr_instances, list) {
+			if (&ins->tr == tr) {
+				ret = tr->dead ? -ENODEV : 0;
+				break;
+			}
+		}
+	}
+	if (!ret)
+		tr->ref++;
+	mutex_unlock(&rbtr_instances_mutex);
+	return ret;
+}
+
+/**
+ * rbtr_trace_put - undo rbtr_trace_get(), at release
+ * @tr: the tracer
+ */
+void rbtr_trace_put(struct rbtr_trace *tr)
+{
+	mutex_lock(&rbtr_instances_mutex);
+	if (!WARN_ON_ONCE(!tr->ref))
+		tr->ref--;
+	mutex_unlock(&rbtr_instances_mutex);
+}
+
+/**
+ * rbtr_open_tr - the open of a tracer's file without one of its own
+ * @inode: its inode, i_private its tracer
+ * @file: the file
+ *
+ * Return: 0, the refusal of rbtr_check_open() or of rbtr_trace_get().
+ */
+int rbtr_open_tr(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
+	ret = rbtr_trace_get(rbtr_file_trace(inode));
+	return ret ?: simple_open(inode, file);
+}
+
+/**
+ * rbtr_open_tr_nonseekable - rbtr_open_tr(), not seekable
+ * @inode: its inode, i_private its tracer
+ * @file: the file
+ *
+ * Return: as rbtr_open_tr().
+ */
+int rbtr_open_tr_nonseekable(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
+	ret = rbtr_trace_get(rbtr_file_trace(inode));
+	return ret ?: nonseekable_open(inode, file);
+}
+
+/**
+ * rbtr_release_tr - the release of rbtr_open_tr()'s files
+ * @inode: its inode
+ * @file: the file
+ *
+ * Return: 0.
+ */
+int rbtr_release_tr(struct inode *inode, struct file *file)
+{
+	rbtr_trace_put(rbtr_file_trace(inode));
+	return 0;
+}
+
+/* Undo rbtr_instance_alloc(); no file of it open, its tree removed. */
+static void rbtr_instance_free(struct rbtr_instance *ins)
+{
+	rbtr_trace_exit(&ins->tr);
+	rbt_free(ins->tr.buffer);
+	kfree(ins->name);
+	kfree(ins);
+}
+
+/* A tracer with its buffer and its state, no files yet. */
+static struct rbtr_instance *rbtr_instance_alloc(const char *name)
+{
+	struct rbtr_instance *ins;
+	struct rbt_buffer *buffer;
+
+	ins = kzalloc(sizeof(*ins), GFP_KERNEL);
+	if (!ins)
+		return NULL;
+	ins->name = kstrdup(name, GFP_KERNEL);
+	buffer = rbt_alloc(rbtr_inst_size, rbtr_inst_flags, rbtr_inst_order);
+	if (!ins->name || !buffer)
+		goto fail;
+	if (rbtr_trace_init(&ins->tr, buffer))
+		goto fail;
+	return ins;
+fail:
+	if (buffer)
+		rbt_free(buffer);
+	kfree(ins->name);
+	kfree(ins);
+	return NULL;
+}
+
+/* instance_mkdir(): the instance and its tree, or nothing. */
+static int rbtr_instance_new(const char *name)
+{
+	struct rbtr_instance *ins;
+	struct dentry *dir;
+	int ret;
+
+	/* The buffer first: every open waits for the mutex. */
+	ins = rbtr_instance_alloc(name);
+	if (!ins)
+		return -ENOMEM;
+	mutex_lock(&rbtr_instances_mutex);
+	ret = -ENODEV;
+	if (rbtr_instances_closed)
+		goto fail;
+	/* A dying one still has its directory: as if it were still there. */
+	ret = -EEXIST;
+	if (rbtr_instance_find(name))
+		goto fail;
+	dir = debugfs_create_dir(name, rbtr_instances_dir);
+	if (IS_ERR(dir)) {
+		ret = PTR_ERR(dir);
+		goto fail;
+	}
+	ins->tr.dir = dir;
+	/* No file opens before the list has it: none is open on failure. */
+	ret = rbtr_instance_files(&ins->tr);
+	if (!ret)
+		ret = rbtr_instance_events_add(&ins->tr);
+	if (ret) {
+		/* Not under the mutex: an open of a new file may be in flight. */
+		mutex_unlock(&rbtr_instances_mutex);
+		debugfs_remove_recursive(dir);
+		rbtr_instance_free(ins);
+		return ret;
+	}
+	list_add_tail(&ins->list, &rbtr_instances);
+	mutex_unlock(&rbtr_instances_mutex);
+	return 0;
+fail:
+	mutex_unlock(&rbtr_instances_mutex);
+	rbtr_instance_free(ins);
+	return ret;
+}
+
+/*
+ * The files of an instance out of every open's reach (dead or out of the
+ * list), not under the mutex: see rbtr_instances_mutex. The removal
+ * waits for the opens in flight of proxied files, which then fail.
+ */
+static void rbtr_instance_unfile(struct rbtr_instance *ins)
+{
+	rbtr_instance_events_remove(&ins->tr);
+	debugfs_remove_recursive(ins->tr.dir);
+	ins->tr.dir = NULL;
+}
+
+/* instance_rmdir(): -EBUSY while a file of it is open (or mapped). */
+static int rbtr_instance_del(const char *name)
+{
+	struct rbtr_instance *ins;
+
+	mutex_lock(&rbtr_instances_mutex);
+	ins = rbtr_instance_find(name);
+	if (!ins || ins->tr.dead) {
+		mutex_unlock(&rbtr_instances_mutex);
+		return -ENOENT;
+	}
+	if (ins->tr.ref) {
+		mutex_unlock(&rbtr_instances_mutex);
+		return -EBUSY;
+	}
+	/* From here no open takes a reference (rbtr_trace_get()). */
+	ins->tr.dead = true;
+	mutex_unlock(&rbtr_instances_mutex);
+
+	rbtr_instance_unfile(ins);
+
+	/* Its name is free again only now that its directory is gone. */
+	mutex_lock(&rbtr_instances_mutex);
+	list_del(&ins->list);
+	mutex_unlock(&rbtr_instances_mutex);
+	rbtr_instance_free(ins);
+	return 0;
+}
+
+/*
+ * The name the VFS looked up, copied while the parent is still locked
+ * (tracefs's get_dname()).
+ */
+static char *rbtr_dname(struct dentry *dentry)
+{
+	return kmemdup_nul(dentry->d_name.name, dentry->d_name.len, GFP_KERNEL);
+}
+
+/*
+ * The VFS calls these without a module reference: they take one, so
+ * that rmmod waits (refuses) while one runs. Refused too while the load
+ * is not complete (a failed load frees the module without waiting for
+ * references: rbtr_check_open()). The module cannot be freed between
+ * module_put() and the return: the parent is locked again by then, and
+ * the unload's removal of instances/ takes that lock.
+ */
+#ifdef RBT_HAVE_MKDIR_IDMAP
+static int rbtr_instances_mkdir(struct mnt_idmap *idmap, struct inode *dir,
+				struct dentry *dentry, umode_t mode)
+#else
+static int rbtr_instances_mkdir(struct user_namespace *ns, struct inode *dir,
+				struct dentry *dentry, umode_t mode)
+#endif
+{
+	char *name;
+	int ret;
+
+	ret = rbtr_check_open();
+	if (ret)
+		return ret;
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	name = rbtr_dname(dentry);
+	if (!name) {
+		module_put(THIS_MODULE);
+		return -ENOMEM;
+	}
+	inode_unlock(dir);
+	ret = rbtr_instance_new(name);
+	inode_lock(dir);
+	kfree(name);
+	module_put(THIS_MODULE);
+	return ret;
+}
+
+static int rbtr_instances_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	char *name;
+	int ret;
+
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	name = rbtr_dname(dentry);
+	if (!name) {
+		module_put(THIS_MODULE);
+		return -ENOMEM;
+	}
+	/* The removal locks both again, as tracefs_syscall_rmdir(). */
+	inode_unlock(dir);
+	inode_unlock(d_inode(dentry));
+	ret = rbtr_instance_del(name);
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	inode_lock(d_inode(dentry));
+	kfree(name);
+	module_put(THIS_MODULE);
+	return ret;
+}
+
+/* simple_dir_inode_operations (debugfs 6.1's), with mkdir and rmdir. */
+static const struct inode_operations rbtr_instances_iops = {
+	.lookup		= simple_lookup,
+	.mkdir		= rbtr_instances_mkdir,
+	.rmdir		= rbtr_instances_rmdir,
+};
+
+/**
+ * rbtr_instances_init - create the instances directory
+ * @parent: the top directory
+ * @files: what makes a tracer's files in its directory (rb_debugfs.c)
+ *
+ * Return: 0 or a negative errno (nothing left behind).
+ */
+int rbtr_instances_init(struct dentry *parent, int (*files)(struct rbtr_trace *tr))
+{
+	struct dentry *dir;
+
+	dir = debugfs_create_dir("instances", parent);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	rbtr_instance_files = files;
+	/* A mkdir before this store gets debugfs's -EPERM: harmless. */
+	WRITE_ONCE(d_inode(dir)->i_op, &rbtr_instances_iops);
+	mutex_lock(&rbtr_instances_mutex);
+	rbtr_instances_closed = false;
+	rbtr_instances_dir = dir;
+	mutex_unlock(&rbtr_instances_mutex);
+	return 0;
+}
+
+/**
+ * rbtr_instances_exit - remove every instance and the directory
+ *
+ * At unload (no file is open: each holds a module reference, and so do
+ * mkdir and rmdir while they run) or after a failed load. Safe if
+ * rbtr_instances_init() did not run or failed.
+ */
+void rbtr_instances_exit(void)
+{
+	struct rbtr_instance *ins, *tmp;
+	LIST_HEAD(dying);
+
+	mutex_lock(&rbtr_instances_mutex);
+	rbtr_instances_closed = true;
+	list_splice_init(&rbtr_instances, &dying);
+	mutex_unlock(&rbtr_instances_mutex);
+	list_for_each_entry_safe(ins, tmp, &dying, list) {
+		list_del(&ins->list);
+		WARN_ON_ONCE(ins->tr.ref);
+		rbtr_instance_unfile(ins);
+		rbtr_instance_free(ins);
+	}
+	debugfs_remove_recursive(rbtr_instances_dir);
+	rbtr_instances_dir = NULL;
+}
