@@ -305,7 +305,7 @@ static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long r
 	c->entry_written = false;
 	if (!rbtr_dur_thresh_ns()) {
 		e = rbtr_event_reserve_type(buffer, &rbtr_graph_ent_type, sizeof(*e),
-				       rbtr_trace_ctx());
+					    rbtr_trace_ctx());
 		if (e) {
 			e->func = ip;
 			e->depth = c->depth;

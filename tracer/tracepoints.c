@@ -559,7 +559,8 @@ static void notrace rbtr_probe_softirq_exit(void *data, unsigned int vec)
 	default:
 		return;
 	}
-	r = rbtr_tp_dur_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_SOFTIRQ], offsetofend(typeof(*r), vec));
+	r = rbtr_tp_dur_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_SOFTIRQ],
+				offsetofend(typeof(*r), vec));
 	if (!r)
 		return;
 	r->start = m.start;
