@@ -275,6 +275,9 @@ void rbtr_event_tree_unlock(void);
 int rbtr_events_files_register(struct rbtr_event_type *type, struct list_head *gone);
 void rbtr_events_files_detach(struct rbtr_event_type *type, struct list_head *gone);
 void rbtr_events_files_free(struct list_head *gone);
+struct rbtr_trace_events *rbtr_trace_events_of(struct rbtr_trace *tr);
+bool rbtr_event_on(const struct rbtr_event_file *file);
+int rbtr_event_set_locked(struct rbtr_event_file *file, bool on);
 
 /*
  * What decides, past @enabled, whether a hit of an event becomes a record
