@@ -288,7 +288,8 @@ static __always_inline bool rbtr_dur_cpu_entry(void *data, enum rbtr_pair_id id,
 	struct rbtr_dur_pair *p = &rbtr_dur_pairs[id];
 	unsigned int gen;
 
-	if (!rbtr_dur_on(data) || !rbtr_dur_state(p, &gen))
+	/* The filter's state first: while it is off, that is all the cost. */
+	if (!rbtr_dur_state(p, &gen) || !rbtr_dur_on(data))
 		return false;
 	rbtr_dur_cpu_enter(rbtr_dur_cpu_slot(p->cpu), key, rbtr_dur_now(), gen, d0, d1);
 	return true;
@@ -304,10 +305,8 @@ static __always_inline int rbtr_dur_cpu_exit_hook(void *data, enum rbtr_pair_id 
 	unsigned int gen;
 	u64 now, thresh;
 
-	if (!rbtr_dur_on(data))
-		return RBTR_DUR_OFF;
 	thresh = rbtr_dur_state(p, &gen);
-	if (!thresh)
+	if (!thresh || !rbtr_dur_on(data))
 		return RBTR_DUR_OFF;
 	now = rbtr_dur_now();
 	v = rbtr_dur_cpu_exit(rbtr_dur_cpu_slot(p->cpu), key, now, gen, thresh, m);
@@ -331,7 +330,8 @@ static __always_inline bool rbtr_dur_task_entry(void *data, enum rbtr_pair_id id
 	struct rbtr_dur_tkey k;
 	unsigned int gen;
 
-	if (!rbtr_dur_on(data) || !rbtr_dur_state(p, &gen))
+	/* The filter's state first: while it is off, that is all the cost. */
+	if (!rbtr_dur_state(p, &gen) || !rbtr_dur_on(data))
 		return false;
 	if (!gen)
 		return true;
@@ -352,10 +352,8 @@ static __always_inline int rbtr_dur_task_exit_hook(void *data, enum rbtr_pair_id
 	unsigned int gen;
 	u64 now, thresh;
 
-	if (!rbtr_dur_on(data))
-		return RBTR_DUR_OFF;
 	thresh = rbtr_dur_state(p, &gen);
-	if (!thresh)
+	if (!thresh || !rbtr_dur_on(data))
 		return RBTR_DUR_OFF;
 	now = rbtr_dur_now();
 	rbtr_dur_tkey_init(&k, key);
