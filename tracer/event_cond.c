@@ -2,7 +2,7 @@
 /*
  * rbtrace events: the slow paths of an event with a condition, what
  * decides past "enabled" whether a hit becomes a record. The writers test
- * one word of the type (type->cond, the RBTR_EVC_* bits) and come here
+ * one word of the event's file in its tracer (file->cond, the RBTR_EVC_* bits) and come here
  * only when a bit is set, as ftrace's writers test the flags of their
  * trace_event_file:
  *
@@ -55,8 +55,8 @@
  * context gives its level back before the interrupted one goes on, so
  * each context sees the depth it left. The commit knows a scratch record
  * by its address: the top slot of this CPU (no buffer record can be
- * there). RBTR_EVC_SCRATCH, set whenever a type may write here and never
- * cleared while it is registered, sends every commit of the type to the
+ * there). RBTR_EVC_SCRATCH, set whenever a file may write here and never
+ * cleared while it exists, sends every commit of the file to the
  * slow path that looks: a writer that took a slot while the filter was
  * set commits correctly after the filter is gone.
  */
@@ -167,13 +167,13 @@ void rbtr_event_cond_exit(void)
 /**
  * rbtr_event_cond_skip - step 1: run the triggers of a hit, say if it is left out
  * @buffer: the buffer the event is recorded into
- * @type: the event
+ * @file: the event in its tracer
  *
  * Return: true if nothing is to be reserved for this hit.
  */
-bool notrace rbtr_event_cond_skip(struct rbt_buffer *buffer, const struct rbtr_event_type *type)
+bool notrace rbtr_event_cond_skip(struct rbt_buffer *buffer, struct rbtr_event_file *file)
 {
-	unsigned long cond = READ_ONCE(type->cond);
+	unsigned long cond = READ_ONCE(file->cond);
 	bool skip = false;
 
 	/* A trigger tests the record: reserve it, decide at the commit. */
@@ -181,7 +181,7 @@ bool notrace rbtr_event_cond_skip(struct rbt_buffer *buffer, const struct rbtr_e
 		return false;
 	preempt_disable_notrace();
 	if (cond & RBTR_EVC_TRIGGER)
-		rbtr_triggers_call(buffer, type, NULL, 0);
+		rbtr_triggers_call(buffer, file, NULL, 0);
 	if (cond & RBTR_EVC_SOFT_OFF)
 		skip = true;
 	else if (cond & RBTR_EVC_PID)
@@ -193,29 +193,28 @@ bool notrace rbtr_event_cond_skip(struct rbt_buffer *buffer, const struct rbtr_e
 /**
  * rbtr_event_cond_commit - step 2: commit the record or discard it
  * @buffer: the buffer it was reserved on
- * @type: its type
+ * @file: its file
  * @rec: the record, filled
  * @size: the size it was reserved with
  * @post: set to the triggers for step 3, if any
  *
  * Return: true if committed, false if discarded.
  */
-bool notrace rbtr_event_cond_commit(struct rbt_buffer *buffer,
-				    const struct rbtr_event_type *type,
+bool notrace rbtr_event_cond_commit(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 				    void *rec, unsigned int size, unsigned long *post)
 {
-	unsigned long cond = READ_ONCE(type->cond);
+	unsigned long cond = READ_ONCE(file->cond);
 	const struct rbtr_filter *filter;
 	bool scratch, keep = false;
 
 	scratch = (cond & RBTR_EVC_SCRATCH) && rbtr_scratch_owns(rec);
 	if (cond & RBTR_EVC_TRIGGER_COND)
-		*post = rbtr_triggers_call(buffer, type, rec, size);
+		*post = rbtr_triggers_call(buffer, file, rec, size);
 	if (cond & RBTR_EVC_SOFT_OFF)
 		goto out;
 	if (cond & RBTR_EVC_FILTER) {
 		/* NULL: the bit is being cleared, or not yet set (see rbtr_event_cond_update()). */
-		filter = rcu_dereference_sched(type->filter);
+		filter = rcu_dereference_sched(file->filter);
 		if (filter && !rbtr_filter_match(filter, rec, size))
 			goto out;
 	}
@@ -244,13 +243,13 @@ out:
 /**
  * rbtr_event_cond_post - step 3: the triggers that act after the record
  * @buffer: the buffer the event was recorded into
- * @type: the event
+ * @file: the event in its tracer
  * @post: what step 2 returned
  */
-void notrace rbtr_event_cond_post(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+void notrace rbtr_event_cond_post(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 				  unsigned long post)
 {
 	preempt_disable_notrace();
-	rbtr_triggers_post(buffer, type, post);
+	rbtr_triggers_post(buffer, file, post);
 	preempt_enable_notrace();
 }

@@ -3,6 +3,10 @@
  * rbtrace events: the registry of event types, enabling them, their
  * format files, writing their records, and their text.
  *
+ * What a tracer decides about an event (enabled, filter, triggers) is in
+ * the event's file of that tracer (event_file.c); the registry here is
+ * one for all tracers.
+ *
  * Most types are registered at module load and stay until unload; the
  * generic events of a module come and go with it (kevents_mod.c). Readers
  * that print a record look its type up without a lock, under RCU: the
@@ -31,9 +35,6 @@
 #include "trace.h"
 #include "stack.h"
 #include "trigger.h"
-
-/* ftrace's set_event parser takes words of at most 127 bytes. */
-#define RBTR_EVENT_WORD_MAX	127
 
 static DEFINE_MUTEX(rbtr_events_mutex);
 static LIST_HEAD(rbtr_event_list);
@@ -67,11 +68,6 @@ module_param(cpumask_step_us, uint, 0600);
 MODULE_PARM_DESC(cpumask_step_us,
 		 "test builds: sleep this long between the CPUs of a tracing_cpumask change");
 
-static unsigned int fail_event_id;
-module_param(fail_event_id, uint, 0600);
-MODULE_PARM_DESC(fail_event_id,
-		 "test builds: enabling the event of this id fails with -ENOMEM (0: none)");
-
 static void rbtr_test_cpumask_step(void)
 {
 	unsigned int us = READ_ONCE(cpumask_step_us);
@@ -80,18 +76,9 @@ static void rbtr_test_cpumask_step(void)
 		fsleep(us);
 }
 
-static bool rbtr_test_reg_fails(const struct rbtr_event_type *type)
-{
-	return type->id && type->id == READ_ONCE(fail_event_id);
-}
 #else
 static inline void rbtr_test_cpumask_step(void)
 {
-}
-
-static inline bool rbtr_test_reg_fails(const struct rbtr_event_type *type)
-{
-	return false;
 }
 #endif
 
@@ -125,7 +112,7 @@ static int rbtr_event_assign_id(struct rbtr_event_type *type)
 }
 
 /**
- * rbtr_event_register - add an event type, with its events/ files
+ * rbtr_event_register - add an event type, with a file in every tracer
  * @type: the type; it must stay valid until rbtr_event_unregister()
  *
  * Return: 0, -EEXIST for a taken id or name, -ENOSPC when out of ids, or
@@ -134,8 +121,10 @@ static int rbtr_event_assign_id(struct rbtr_event_type *type)
 int rbtr_event_register(struct rbtr_event_type *type)
 {
 	struct rbtr_event_type *t;
+	LIST_HEAD(gone);
 	int ret;
 
+	rbtr_event_tree_lock();
 	mutex_lock(&rbtr_events_mutex);
 	list_for_each_entry(t, &rbtr_event_list, list) {
 		if (!strcmp(t->system, type->system) && !strcmp(t->name, type->name)) {
@@ -150,13 +139,7 @@ int rbtr_event_register(struct rbtr_event_type *type)
 	ret = xa_insert(&rbtr_event_ids, type->id, XA_ZERO_ENTRY, GFP_KERNEL);
 	if (ret)
 		goto out;
-	type->enabled = false;
-	type->soft_ref = 0;
-	/* A pid filter in force applies to the new event too (pid.c). */
-	type->cond = !rbtr_event_is_ftrace(type) && rbtr_pid_events_on() ? RBTR_EVC_PID : 0;
-	RCU_INIT_POINTER(type->filter, NULL);
-	INIT_LIST_HEAD(&type->triggers);
-	ret = rbtr_events_fs_add(type);
+	ret = rbtr_events_files_register(type, &gone);
 	if (ret) {
 		xa_release(&rbtr_event_ids, type->id);
 		goto out;
@@ -170,6 +153,9 @@ int rbtr_event_register(struct rbtr_event_type *type)
 	xa_store(&rbtr_event_ids, type->id, type, GFP_KERNEL);
 out:
 	mutex_unlock(&rbtr_events_mutex);
+	/* Outside the mutex: see rbtr_event_unregister(). None was enabled. */
+	rbtr_events_files_free(&gone);
+	rbtr_event_tree_unlock();
 	return ret;
 }
 
@@ -177,27 +163,27 @@ out:
  * rbtr_event_unregister - disable an event type and remove its files
  * @type: a registered type
  *
- * Records of the type already in the buffer print as "Unknown type". A
- * reader may still be printing one with @type: free it only after an RCU
- * grace period (rbtr_event_print()).
+ * In every tracer. Records of the type already in the buffers print as
+ * "Unknown type". A reader may still be printing one with @type: free
+ * it only after an RCU grace period (rbtr_event_print()).
  */
 void rbtr_event_unregister(struct rbtr_event_type *type)
 {
+	LIST_HEAD(gone);
+
+	rbtr_event_tree_lock();
 	mutex_lock(&rbtr_events_mutex);
-	/* Its triggers, and the enable_event triggers of others that hold it. */
-	rbtr_triggers_event_gone(type);
-	if (type->enabled && type->unreg)
-		type->unreg(type);
-	type->enabled = false;
+	/* Its triggers, the enable_event triggers that hold it, its probes, its filters. */
+	rbtr_events_files_detach(type, &gone);
 	xa_erase(&rbtr_event_ids, type->id);
 	list_del(&type->list);
-	rbtr_filter_remove_event(type);
 	mutex_unlock(&rbtr_events_mutex);
 	/*
 	 * Outside the mutex: removing a file waits for the operations in
 	 * flight on it, and its enable file's write takes the mutex.
 	 */
-	rbtr_events_fs_remove(type);
+	rbtr_events_files_free(&gone);
+	rbtr_event_tree_unlock();
 }
 
 /**
@@ -215,7 +201,7 @@ const struct rbtr_field *rbtr_event_common_fields(unsigned int *nr)
 /**
  * rbtr_events_lock - hold the registry: no type comes, goes or changes
  *
- * For the filter, trigger and pid files, which look types up and change
+ * For the filter, trigger and pid files, which look files up and change
  * their conditions (rbtr_event_cond_update()). May sleep.
  */
 void rbtr_events_lock(void)
@@ -229,26 +215,6 @@ void rbtr_events_lock(void)
 void rbtr_events_unlock(void)
 {
 	mutex_unlock(&rbtr_events_mutex);
-}
-
-/**
- * rbtr_event_lookup - the registered type events/@system/@name
- * @system: its system
- * @name: its name
- *
- * Under rbtr_events_lock().
- *
- * Return: the type, or NULL.
- */
-struct rbtr_event_type *rbtr_event_lookup(const char *system, const char *name)
-{
-	struct rbtr_event_type *t;
-
-	lockdep_assert_held(&rbtr_events_mutex);
-	list_for_each_entry(t, &rbtr_event_list, list)
-		if (!strcmp(t->system, system) && !strcmp(t->name, name))
-			return t;
-	return NULL;
 }
 
 /**
@@ -289,79 +255,6 @@ bool rbtr_event_is_ftrace(const struct rbtr_event_type *type)
 }
 
 /**
- * rbtr_event_cond_update - change what decides whether @type is recorded
- * @type: a registered type
- * @set: RBTR_EVC_* bits to set
- * @clear: bits to clear
- *
- * Under rbtr_events_lock(). Writers read the word once per hit with
- * READ_ONCE(): one that read it before the change finishes on the old
- * conditions, as a hit racing with an ftrace filter change does. What a
- * bit points at (the filter, the triggers) is published before the bit
- * is set and freed only after a grace period past its clear, so a writer
- * that sees the bit and then finds the pointer NULL treats it as absent.
- * Atomic (set_mask_bits()): an enable_event trigger flips
- * RBTR_EVC_SOFT_OFF of its target from any context, without the mutex.
- */
-void rbtr_event_cond_update(struct rbtr_event_type *type, unsigned long set,
-			    unsigned long clear)
-{
-	lockdep_assert_held(&rbtr_events_mutex);
-	/* Never cleared here: see RBTR_EVC_SCRATCH. */
-	if (set & RBTR_EVC_BUFFERED)
-		set |= RBTR_EVC_SCRATCH;
-	set_mask_bits(&type->cond, clear & ~RBTR_EVC_SCRATCH, set);
-}
-
-/**
- * rbtr_event_cond_update_all - rbtr_event_cond_update() on every event
- * @set: RBTR_EVC_* bits to set
- * @clear: bits to clear
- *
- * Every type but the ftrace system's own (rbtr_event_is_ftrace()). Under
- * rbtr_events_lock().
- */
-void rbtr_event_cond_update_all(unsigned long set, unsigned long clear)
-{
-	struct rbtr_event_type *t;
-
-	lockdep_assert_held(&rbtr_events_mutex);
-	list_for_each_entry(t, &rbtr_event_list, list)
-		if (!rbtr_event_is_ftrace(t))
-			rbtr_event_cond_update(t, set, clear);
-}
-
-/**
- * rbtr_events_forget_dirs - the events/ tree is going away as a whole
- *
- * Types still registered must not remove their directories themselves.
- */
-void rbtr_events_forget_dirs(void)
-{
-	struct rbtr_event_type *t;
-
-	mutex_lock(&rbtr_events_mutex);
-	list_for_each_entry(t, &rbtr_event_list, list)
-		t->dir = NULL;
-	mutex_unlock(&rbtr_events_mutex);
-}
-
-/**
- * rbtr_events_add_existing - create the files of the types registered
- * before the events/ directory existed
- */
-void rbtr_events_add_existing(void)
-{
-	struct rbtr_event_type *t;
-
-	mutex_lock(&rbtr_events_mutex);
-	list_for_each_entry(t, &rbtr_event_list, list)
-		if (!t->dir)
-			rbtr_events_fs_add(t);
-	mutex_unlock(&rbtr_events_mutex);
-}
-
-/**
  * rbtr_event_find - the type of a record's id
  * @id: the record's common_type
  *
@@ -373,336 +266,6 @@ const struct rbtr_event_type *rbtr_event_find(unsigned int id)
 		return NULL;
 	/* Pairs with xa_store() in rbtr_event_register(). */
 	return xa_load(&rbtr_event_ids, id);
-}
-
-/* On as its enable file says: registered, and not soft-disabled. */
-static bool rbtr_event_on(const struct rbtr_event_type *type)
-{
-	return type->enabled && !(READ_ONCE(type->cond) & RBTR_EVC_SOFT_OFF);
-}
-
-static int rbtr_event_set_locked(struct rbtr_event_type *type, bool on)
-{
-	int ret;
-
-	if (!type->reg)
-		return 0;
-	/* Soft mode: the probe stays for the triggers; the switch is the bit (ftrace's rule). */
-	if (type->soft_ref) {
-		if (on)
-			rbtr_event_cond_update(type, 0, RBTR_EVC_SOFT_OFF);
-		else
-			rbtr_event_cond_update(type, RBTR_EVC_SOFT_OFF, 0);
-		return 0;
-	}
-	if (type->enabled == on)
-		return 0;
-	if (on) {
-		if (rbtr_test_reg_fails(type))
-			return -ENOMEM;
-		ret = type->reg(type);
-		if (ret)
-			return ret;
-	} else {
-		type->unreg(type);
-	}
-	type->enabled = on;
-	return 0;
-}
-
-/**
- * rbtr_event_set_one - enable or disable one event type
- * @type: the type
- * @on: the new state
- *
- * Return: 0, or the error of its @reg (state unchanged then).
- */
-int rbtr_event_set_one(struct rbtr_event_type *type, bool on)
-{
-	int ret;
-
-	mutex_lock(&rbtr_events_mutex);
-	ret = rbtr_event_set_locked(type, on);
-	mutex_unlock(&rbtr_events_mutex);
-	return ret;
-}
-
-/**
- * rbtr_event_soft_get - hold @type in soft mode, for an enable_event trigger
- * @type: the target, registered
- *
- * As ftrace's soft enable: the first hold of a disabled type registers
- * its probe with RBTR_EVC_SOFT_OFF set (set first: no record before the
- * trigger fires); an enabled type stays recording. Under
- * rbtr_events_lock().
- *
- * Return: 0, -EINVAL for a type that cannot be enabled, or the error of
- * its @reg (nothing held then).
- */
-int rbtr_event_soft_get(struct rbtr_event_type *type)
-{
-	int ret;
-
-	lockdep_assert_held(&rbtr_events_mutex);
-	if (!type->reg)
-		return -EINVAL;
-	if (!type->soft_ref && !type->enabled) {
-		rbtr_event_cond_update(type, RBTR_EVC_SOFT_OFF, 0);
-		ret = rbtr_event_set_locked(type, true);
-		if (ret) {
-			rbtr_event_cond_update(type, 0, RBTR_EVC_SOFT_OFF);
-			return ret;
-		}
-	}
-	type->soft_ref++;
-	return 0;
-}
-
-/**
- * rbtr_event_soft_put - drop a hold of rbtr_event_soft_get()
- * @type: the target
- *
- * The last hold leaves the type as the triggers left it, as ftrace's:
- * soft-disabled, its probe goes (before the bit is cleared, so that it
- * records nothing meanwhile); else it stays enabled. Under
- * rbtr_events_lock().
- */
-void rbtr_event_soft_put(struct rbtr_event_type *type)
-{
-	lockdep_assert_held(&rbtr_events_mutex);
-	if (WARN_ON_ONCE(!type->soft_ref) || --type->soft_ref)
-		return;
-	if (READ_ONCE(type->cond) & RBTR_EVC_SOFT_OFF)
-		rbtr_event_set_locked(type, false);
-	rbtr_event_cond_update(type, 0, RBTR_EVC_SOFT_OFF);
-}
-
-/**
- * rbtr_event_parse_match - parse one set_event word, as ftrace does
- * @word: "sys:event", "sys:", ":event", "*:*", or "name" (a system or an
- *        event of any system); modified in place
- * @m: filled in; NULL members match anything
- */
-void rbtr_event_parse_match(char *word, struct rbtr_event_match *m)
-{
-	char *colon = strchr(word, ':');
-
-	m->match = NULL;
-	m->system = NULL;
-	m->event = NULL;
-	if (!colon) {
-		m->match = word;
-		return;
-	}
-	*colon = '\0';
-	m->system = word;
-	m->event = colon + 1;
-	if (!*m->system || !strcmp(m->system, "*"))
-		m->system = NULL;
-	if (!*m->event || !strcmp(m->event, "*"))
-		m->event = NULL;
-}
-
-static bool rbtr_event_matches(const struct rbtr_event_type *t,
-			       const struct rbtr_event_match *m)
-{
-	/* Only events that can be switched take part: ftrace's rule. */
-	if (!t->reg)
-		return false;
-	if (m->match && strcmp(m->match, t->name) && strcmp(m->match, t->system))
-		return false;
-	if (m->system && strcmp(m->system, t->system))
-		return false;
-	if (m->event && strcmp(m->event, t->name))
-		return false;
-	return true;
-}
-
-/* Undo the switches this call made, after one of them failed. */
-static void rbtr_event_set_rollback(bool on, struct rbtr_event_type *failed)
-{
-	struct rbtr_event_type *t;
-
-	list_for_each_entry(t, &rbtr_event_list, list) {
-		if (t == failed)
-			break;
-		if (t->toggled)
-			rbtr_event_set_locked(t, !on);
-	}
-}
-
-/**
- * rbtr_event_set_match - enable or disable every event type @m matches
- * @m: from rbtr_event_parse_match()
- * @on: the new state
- * @dry_run: only check that something matches
- *
- * All or nothing: if enabling one type fails, the ones switched by this
- * call are switched back.
- *
- * Return: 0, -EINVAL when nothing matches, or the error of a @reg.
- */
-int rbtr_event_set_match(const struct rbtr_event_match *m, bool on, bool dry_run)
-{
-	struct rbtr_event_type *t;
-	int ret = -EINVAL, err;
-
-	mutex_lock(&rbtr_events_mutex);
-	list_for_each_entry(t, &rbtr_event_list, list)
-		t->toggled = false;
-	list_for_each_entry(t, &rbtr_event_list, list) {
-		if (!rbtr_event_matches(t, m))
-			continue;
-		ret = 0;
-		if (dry_run || rbtr_event_on(t) == on)
-			continue;
-		err = rbtr_event_set_locked(t, on);
-		if (err) {
-			rbtr_event_set_rollback(on, t);
-			ret = err;
-			break;
-		}
-		t->toggled = true;
-	}
-	mutex_unlock(&rbtr_events_mutex);
-	return ret;
-}
-
-/**
- * rbtr_event_set_list - apply a set_event write, all or nothing
- * @buf: the words, separated by white space ("!word" disables); cut
- * @truncate: the file was opened with O_TRUNC and no write succeeded yet:
- *            start from every event disabled; cleared when this succeeds
- * @written: set: a write of the file was tried (its release then leaves
- *           the truncation undone)
- *
- * Under one hold of the registry mutex, so that no other change comes
- * between the check and the switching: first the state every type must
- * end in is worked out word by word, without switching anything (a
- * word too long, or matching no event that can be switched, fails the
- * write here); then the types to enable are enabled, and if one fails
- * the ones this call enabled are disabled again; then the types to
- * disable are disabled, which cannot fail.
- *
- * Return: 0; -EINVAL for a bad word; or the error of an event's @reg.
- * On error nothing has changed.
- */
-int rbtr_event_set_list(char *buf, bool *truncate, bool *written)
-{
-	struct rbtr_event_match match;
-	struct rbtr_event_type *t;
-	bool on, any;
-	char *word;
-	int ret = 0;
-
-	mutex_lock(&rbtr_events_mutex);
-	*written = true;
-	/* toggled: the type is to change state. */
-	list_for_each_entry(t, &rbtr_event_list, list) {
-		t->toggled = *truncate && t->reg && rbtr_event_on(t);
-		t->enabled_now = false;
-	}
-	while ((word = strsep(&buf, " \t\n")) != NULL) {
-		if (!*word)
-			continue;
-		if (strlen(word) > RBTR_EVENT_WORD_MAX) {
-			ret = -EINVAL;
-			goto out;
-		}
-		on = *word != '!';
-		if (!on)
-			word++;
-		rbtr_event_parse_match(word, &match);
-		any = false;
-		list_for_each_entry(t, &rbtr_event_list, list) {
-			if (!rbtr_event_matches(t, &match))
-				continue;
-			any = true;
-			t->toggled = rbtr_event_on(t) != on;
-		}
-		if (!any) {
-			ret = -EINVAL;
-			goto out;
-		}
-	}
-	list_for_each_entry(t, &rbtr_event_list, list) {
-		if (!t->toggled || rbtr_event_on(t))
-			continue;
-		ret = rbtr_event_set_locked(t, true);
-		if (ret)
-			goto undo;
-		t->enabled_now = true;
-		t->toggled = false;
-	}
-	list_for_each_entry(t, &rbtr_event_list, list)
-		if (t->toggled && rbtr_event_on(t))
-			rbtr_event_set_locked(t, false);
-	*truncate = false;
-	goto out;
-undo:
-	list_for_each_entry(t, &rbtr_event_list, list)
-		if (t->enabled_now)
-			rbtr_event_set_locked(t, false);
-out:
-	mutex_unlock(&rbtr_events_mutex);
-	return ret;
-}
-
-/**
- * rbtr_event_state - are the types @m matches on?
- * @m: what to look at (see rbtr_event_parse_match())
- *
- * Return: '0' all off (or none), '1' all on, 'X' some on, as tracefs's
- * events/enable shows.
- */
-char rbtr_event_state(const struct rbtr_event_match *m)
-{
-	struct rbtr_event_type *t;
-	bool on = false, off = false;
-
-	mutex_lock(&rbtr_events_mutex);
-	list_for_each_entry(t, &rbtr_event_list, list) {
-		if (!rbtr_event_matches(t, m))
-			continue;
-		if (t->enabled)
-			on = true;
-		else
-			off = true;
-	}
-	mutex_unlock(&rbtr_events_mutex);
-	if (on && off)
-		return 'X';
-	return on ? '1' : '0';
-}
-
-/**
- * rbtr_event_show_list - list event types, one "system:name" a line
- * @m: the seq_file of set_event or available_events
- * @enabled: only the enabled ones (set_event); else every type that can
- *           be enabled (available_events)
- */
-void rbtr_event_show_list(struct seq_file *m, bool enabled)
-{
-	struct rbtr_event_type *t;
-
-	mutex_lock(&rbtr_events_mutex);
-	list_for_each_entry(t, &rbtr_event_list, list)
-		if (enabled ? t->enabled : !!t->reg)
-			seq_printf(m, "%s:%s\n", t->system, t->name);
-	mutex_unlock(&rbtr_events_mutex);
-}
-
-/**
- * rbtr_event_disable_all - disable every event type (set_event opened O_TRUNC)
- */
-void rbtr_event_disable_all(void)
-{
-	struct rbtr_event_type *t;
-
-	mutex_lock(&rbtr_events_mutex);
-	list_for_each_entry(t, &rbtr_event_list, list)
-		rbtr_event_set_locked(t, false);
-	mutex_unlock(&rbtr_events_mutex);
 }
 
 static void rbtr_show_field(struct seq_file *m, const struct rbtr_field *f)
@@ -812,29 +375,17 @@ void rbtr_get_traced_cpus(struct cpumask *mask)
 	mutex_unlock(&rbtr_cpumask_mutex);
 }
 
-/**
- * rbtr_event_reserve - reserve a record of @type on this CPU
- * @buffer: the buffer
- * @type: the record's type
- * @size: bytes of the record, struct rbtr_entry included
- * @ctx: rbtr_trace_ctx() of the context the event describes
- *
- * Fills the common header. On success preemption stays disabled until
- * rbtr_event_commit(). Also remembers the current task's comm for
- * saved_cmdlines.
- *
- * Return: the record, or NULL if the CPU is not traced or the buffer
- * refused the event (recording off, too big, full, recursion).
+/*
+ * The reservation of rbtr_event_reserve() and rbtr_event_reserve_type(),
+ * past the conditions: @cond is the condition word as read once for this
+ * hit (0 for a type without a file).
  */
-void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
-			 unsigned int size, unsigned int ctx)
+static __always_inline void *rbtr_event_reserve_cond(struct rbt_buffer *buffer,
+						     unsigned short id, unsigned long cond,
+						     unsigned int size, unsigned int ctx)
 {
-	unsigned long cond = READ_ONCE(type->cond);
 	struct rbtr_entry *ent = NULL;
 
-	/* Triggers, soft disable, pid filter: ftrace's trace_trigger_soft_disabled(). */
-	if (unlikely(cond & RBTR_EVC_AT_RESERVE) && rbtr_event_cond_skip(buffer, type))
-		return NULL;
 	preempt_disable_notrace();
 	if (!rbtr_cpu_traced(smp_processor_id())) {
 		preempt_enable_notrace();
@@ -856,7 +407,7 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type
 	preempt_enable_notrace();
 	if (!ent)
 		return NULL;
-	ent->type = type->id;
+	ent->type = id;
 	ent->flags = ctx >> 16;
 	ent->preempt_count = ctx & 0xff;
 	ent->pid = current->pid;
@@ -864,9 +415,68 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type
 }
 
 /**
+ * rbtr_event_reserve - reserve a record of @file's event on this CPU
+ * @buffer: the live buffer of @file->tr, read once for this record
+ * @file: the event in the tracer it is recorded by
+ * @size: bytes of the record, struct rbtr_entry included
+ * @ctx: rbtr_trace_ctx() of the context the event describes
+ *
+ * Fills the common header. On success preemption stays disabled until
+ * rbtr_event_commit(). Also remembers the current task's comm for
+ * saved_cmdlines.
+ *
+ * Return: the record, or NULL if the CPU is not traced, a condition of
+ * @file leaves the hit out, or the buffer refused the event (recording
+ * off, too big, full, recursion).
+ */
+void *rbtr_event_reserve(struct rbt_buffer *buffer, struct rbtr_event_file *file,
+			 unsigned int size, unsigned int ctx)
+{
+	/* Read once here, once at the commit (rbtr_event_finish()). */
+	unsigned long cond = READ_ONCE(file->cond);
+
+	/* Triggers, soft disable, pid filter: ftrace's trace_trigger_soft_disabled(). */
+	if (unlikely(cond & RBTR_EVC_AT_RESERVE) && rbtr_event_cond_skip(buffer, file))
+		return NULL;
+	return rbtr_event_reserve_cond(buffer, file->id, cond, size, ctx);
+}
+
+/**
+ * rbtr_event_reserve_type - rbtr_event_reserve() for a type without a file
+ * @buffer: the buffer
+ * @type: the record's type: one of the ftrace system's, which has no
+ *        condition (rbtr_event_is_ftrace())
+ * @size: bytes of the record, struct rbtr_entry included
+ * @ctx: rbtr_trace_ctx() of the context the event describes
+ *
+ * Committed by rbtr_event_commit_type().
+ *
+ * Return: the record, or NULL.
+ */
+void *rbtr_event_reserve_type(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+			      unsigned int size, unsigned int ctx)
+{
+	return rbtr_event_reserve_cond(buffer, type->id, 0, size, ctx);
+}
+
+/**
+ * rbtr_event_commit_type - commit a record of rbtr_event_reserve_type()
+ * @buffer: the buffer it was reserved on
+ * @rec: the record, filled
+ *
+ * Then the stack of options/stacktrace.
+ */
+void rbtr_event_commit_type(struct rbt_buffer *buffer, void *rec)
+{
+	rbt_unlock_commit(buffer);
+	if (static_branch_unlikely(&rbtr_stacktrace_key))
+		rbtr_stack_after_event(buffer);
+}
+
+/**
  * rbtr_event_finish - commit or discard a record of rbtr_event_reserve()
  * @buffer: the buffer
- * @type: the type it was reserved with
+ * @file: the file it was reserved with
  * @rec: the record, filled
  * @size: the size it was reserved with
  * @post: set to the triggers to run once the commit and its stack are
@@ -879,11 +489,11 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type
  * Return: true if the record was committed, false if it was discarded
  * (its filter, a soft disable, the pid filter).
  */
-bool rbtr_event_finish(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+bool rbtr_event_finish(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 		       void *rec, unsigned int size, unsigned long *post)
 {
-	if (unlikely(READ_ONCE(type->cond) & RBTR_EVC_AT_COMMIT))
-		return rbtr_event_cond_commit(buffer, type, rec, size, post);
+	if (unlikely(READ_ONCE(file->cond) & RBTR_EVC_AT_COMMIT))
+		return rbtr_event_cond_commit(buffer, file, rec, size, post);
 	rbt_unlock_commit(buffer);
 	return true;
 }
@@ -891,24 +501,24 @@ bool rbtr_event_finish(struct rbt_buffer *buffer, const struct rbtr_event_type *
 /**
  * rbtr_event_commit - commit the record reserved by rbtr_event_reserve()
  * @buffer: the buffer
- * @type: the type it was reserved with
+ * @file: the file it was reserved with
  * @rec: the record, filled
  * @size: the size it was reserved with
  *
  * Then the stack of options/stacktrace, then the triggers that run after
  * the record (ftrace's event_trigger_unlock_commit()).
  */
-void rbtr_event_commit(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+void rbtr_event_commit(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 		       void *rec, unsigned int size)
 {
 	unsigned long post = 0;
 
 	/* options/stacktrace: one patched-out jump while it is 0. */
-	if (rbtr_event_finish(buffer, type, rec, size, &post) &&
+	if (rbtr_event_finish(buffer, file, rec, size, &post) &&
 	    static_branch_unlikely(&rbtr_stacktrace_key))
 		rbtr_stack_after_event(buffer);
 	if (unlikely(post))
-		rbtr_event_cond_post(buffer, type, post);
+		rbtr_event_cond_post(buffer, file, post);
 }
 
 /*

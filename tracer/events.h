@@ -23,6 +23,8 @@ struct rbt_buffer;
 struct rbtr_trace;
 struct rbt_event;
 struct cpumask;
+struct rbtr_event_file;
+struct rbtr_event_system;
 
 /* ftrace's struct trace_entry: the first eight bytes of every record. */
 struct rbtr_entry {
@@ -139,24 +141,19 @@ typedef void (*rbtr_print_field_fn)(struct seq_buf *s, const struct rbtr_field *
  * @nr_fields: their number
  * @print_fmt: the "print fmt:" line's value (format string and arguments)
  * @print: text output; NULL for "name: field=value ..."
- * @reg: called to enable the event (register its probe); NULL: the event
- *       is always on and has no enable file (as ftrace's own events)
- * @unreg: called to disable it
+ * @reg: called to enable the event in one tracer (register its probe,
+ *       with @file as its data): the probe records into @file->tr under
+ *       @file->cond. NULL: the event is always on and has no enable file
+ *       (as ftrace's own events)
+ * @unreg: called to disable it in that tracer
  * @format: the whole text of its format file, verbatim (the kernel's
  *          events); NULL: made from @id, @fields and @print_fmt
- * @cond: what decides whether a hit is recorded besides @enabled: the
- *        RBTR_EVC_* bits (event_cond.c), read by writers with READ_ONCE(),
- *        changed under the registry mutex (rbtr_event_cond_update())
- * @filter: the filter its records must pass, or NULL (filter.c); RCU
- * @triggers: its triggers (trigger.c), an RCU list
- * @enabled: (private) on or off, under the registry mutex
- * @soft_ref: (private) holds of enable_event/disable_event triggers
- *            (rbtr_event_soft_get()): while non-zero, the probe stays and
- *            the enable files switch RBTR_EVC_SOFT_OFF (ftrace's SOFT_MODE)
- * @toggled: (private) switched by the current rbtr_event_set_match()
- * @enabled_now: (private) enabled by the current rbtr_event_set_list()
+ * @top_only: its probe can only record into the top tracer (kprobe and
+ *            generic events for now): it has a file in the top tracer
+ *            only
+ * @files: (private) its files, one per tracer (struct rbtr_event_file),
+ *         under the registry mutex
  * @list: (private) registry list
- * @dir: (private) its debugfs directory
  */
 struct rbtr_event_type {
 	const char		*system;
@@ -166,18 +163,77 @@ struct rbtr_event_type {
 	unsigned int		nr_fields;
 	const char		*print_fmt;
 	rbtr_print_fn		print;
-	int			(*reg)(struct rbtr_event_type *type);
-	void			(*unreg)(struct rbtr_event_type *type);
+	int			(*reg)(struct rbtr_event_file *file);
+	void			(*unreg)(struct rbtr_event_file *file);
 	const char		*format;
+	bool			top_only;
+	struct list_head	files;
+	struct list_head	list;
+};
+
+/**
+ * struct rbtr_event_file - one event type in one tracer, as ftrace's
+ * struct trace_event_file is one trace_event_call in one trace_array
+ * @cond: what decides whether a hit is recorded besides @enabled: the
+ *        RBTR_EVC_* bits (event_cond.c), read by writers with READ_ONCE(),
+ *        changed under the registry mutex (rbtr_event_cond_update())
+ * @id: @type's id, next to @cond for the writer
+ * @tr: the tracer its records go to (the live buffer of it)
+ * @type: the event type
+ * @filter: the filter its records must pass, or NULL (filter.c); RCU
+ * @triggers: its triggers (trigger.c), an RCU list
+ * @enabled: (private) its probe is registered, under the registry mutex
+ * @dead: (private) being removed: its files' writes fail with -ENODEV
+ * @soft_ref: (private) holds of enable_event/disable_event triggers
+ *            (rbtr_event_soft_get()): while non-zero, the probe stays and
+ *            the enable files switch RBTR_EVC_SOFT_OFF (ftrace's SOFT_MODE)
+ * @toggled: (private) switched by the current rbtr_event_set_match()
+ * @enabled_now: (private) enabled by the current rbtr_event_set_list()
+ * @dir: (private) its events/<system>/<name>/ directory in @tr
+ * @sys: (private) the events/<system>/ it is in (events_fs.c)
+ * @tr_list: (private) in the tracer's list of files
+ * @type_list: (private) in @type->files
+ * @rcu: (private) frees it after the writers that may hold it
+ *
+ * Writers reach it as the data of their probe and never take a lock: it
+ * is freed only after its probe is gone and a grace period has passed
+ * (rbtr_events_instance_remove(), rbtr_event_unregister()).
+ */
+struct rbtr_event_file {
 	unsigned long		cond;
+	unsigned short		id;
+	struct rbtr_trace	*tr;
+	struct rbtr_event_type	*type;
 	struct rbtr_filter __rcu *filter;
 	struct list_head	triggers;
 	bool			enabled;
+	bool			dead;
 	unsigned int		soft_ref;
 	bool			toggled;
 	bool			enabled_now;
-	struct list_head	list;
 	struct dentry		*dir;
+	struct rbtr_event_system *sys;
+	struct list_head	tr_list;
+	struct list_head	type_list;
+	struct rcu_head		rcu;
+};
+
+/**
+ * struct rbtr_trace_events - the events side of one tracer
+ * @tr: the tracer
+ * @list: (private) in the list of tracers, under the registry mutex
+ * @files: (private) its event files, in the registry's order
+ * @systems: (private) its events/<system>/ directories (events_fs.c)
+ * @root: (private) events/ itself, as a system without a name
+ * @set_event: (private) its set_event file
+ */
+struct rbtr_trace_events {
+	struct rbtr_trace	*tr;
+	struct list_head	list;
+	struct list_head	files;
+	struct list_head	systems;
+	struct rbtr_event_system *root;
+	struct dentry		*set_event;
 };
 
 /*
@@ -195,22 +251,37 @@ struct rbtr_event_match {
 int rbtr_event_register(struct rbtr_event_type *type);
 void rbtr_event_unregister(struct rbtr_event_type *type);
 const struct rbtr_event_type *rbtr_event_find(unsigned int id);
-int rbtr_event_set_one(struct rbtr_event_type *type, bool on);
+int rbtr_event_set_one(struct rbtr_event_file *file, bool on);
 void rbtr_event_parse_match(char *word, struct rbtr_event_match *m);
-int rbtr_event_set_match(const struct rbtr_event_match *m, bool on, bool dry_run);
-char rbtr_event_state(const struct rbtr_event_match *m);
-void rbtr_event_show_list(struct seq_file *m, bool enabled);
-void rbtr_event_disable_all(void);
-void rbtr_events_add_existing(void);
-void rbtr_events_forget_dirs(void);
+int rbtr_event_set_match(struct rbtr_trace *tr, const struct rbtr_event_match *m, bool on,
+			 bool dry_run);
+char rbtr_event_state(struct rbtr_trace *tr, const struct rbtr_event_match *m);
+void rbtr_event_show_list(struct rbtr_trace *tr, struct seq_file *m, bool enabled);
+void rbtr_event_disable_all(struct rbtr_trace *tr);
 void rbtr_events_show_format(struct seq_file *m, const struct rbtr_event_type *type);
 void rbtr_event_print(struct seq_buf *s, const void *rec, unsigned int len);
 void rbtr_event_print_fields(struct seq_buf *s, const struct rbtr_event_type *type,
 			     const void *rec, unsigned int len, rbtr_print_field_fn print_field);
 
+int rbtr_event_for_each(int (*fn)(struct rbtr_event_type *type, void *data), void *data);
+
+/* Tracers and their files (event_file.c): the join point with the instances */
+int rbtr_events_instance_add(struct rbtr_trace *tr, struct dentry *parent);
+void rbtr_events_instance_remove(struct rbtr_trace *tr);
+struct rbtr_event_file *rbtr_event_file_of(struct rbtr_trace *tr,
+					   const struct rbtr_event_type *type);
+void rbtr_event_tree_lock(void);
+void rbtr_event_tree_unlock(void);
+int rbtr_events_files_register(struct rbtr_event_type *type, struct list_head *gone);
+void rbtr_events_files_detach(struct rbtr_event_type *type, struct list_head *gone);
+void rbtr_events_files_free(struct list_head *gone);
+struct rbtr_trace_events *rbtr_trace_events_of(struct rbtr_trace *tr);
+bool rbtr_event_on(const struct rbtr_event_file *file);
+int rbtr_event_set_locked(struct rbtr_event_file *file, bool on);
+
 /*
  * What decides, past @enabled, whether a hit of an event becomes a record
- * (type->cond), as ftrace's EVENT_FILE_FL_* flags of a trace_event_file:
+ * (file->cond), as ftrace's EVENT_FILE_FL_* flags of a trace_event_file:
  *  RBTR_EVC_FILTER	a filter: a record that fails it is discarded
  *  RBTR_EVC_TRIGGER	triggers, none with a condition: they run when the
  *			event hits, before anything is reserved
@@ -221,7 +292,7 @@ void rbtr_event_print_fields(struct seq_buf *s, const struct rbtr_event_type *ty
  *  RBTR_EVC_PID		set_event_pid is in force: the task of the hit
  *			decides (pid.c)
  *  RBTR_EVC_SCRATCH	set with RBTR_EVC_FILTER or RBTR_EVC_TRIGGER_COND,
- *			never cleared while the type is registered: a
+ *			never cleared while the file exists: a
  *			record may be in this CPU's scratch slot rather
  *			than in the buffer (event_cond.c), so the commit
  *			must take the slow path to find out
@@ -241,34 +312,41 @@ void rbtr_event_print_fields(struct seq_buf *s, const struct rbtr_event_type *ty
 
 /* Writing records (events.c) */
 unsigned int rbtr_trace_ctx(void);
-void *rbtr_event_reserve(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+void *rbtr_event_reserve(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 			 unsigned int size, unsigned int ctx);
-void rbtr_event_commit(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+void rbtr_event_commit(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 		       void *rec, unsigned int size);
-bool rbtr_event_finish(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+bool rbtr_event_finish(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 		       void *rec, unsigned int size, unsigned long *post);
+/* The same for a type with no condition (the ftrace system's own, no file). */
+void *rbtr_event_reserve_type(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+			      unsigned int size, unsigned int ctx);
+void rbtr_event_commit_type(struct rbt_buffer *buffer, void *rec);
 
-/* The slow paths of a type with a condition (event_cond.c) */
-bool rbtr_event_cond_skip(struct rbt_buffer *buffer, const struct rbtr_event_type *type);
-bool rbtr_event_cond_commit(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+/* The slow paths of a file with a condition (event_cond.c) */
+bool rbtr_event_cond_skip(struct rbt_buffer *buffer, struct rbtr_event_file *file);
+bool rbtr_event_cond_commit(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 			    void *rec, unsigned int size, unsigned long *post);
-void rbtr_event_cond_post(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+void rbtr_event_cond_post(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 			  unsigned long post);
 void *rbtr_event_scratch_get(unsigned int size);
 int rbtr_event_cond_init(void);
 unsigned long rbtr_event_cond_filtered(int cpu);
 void rbtr_event_cond_exit(void);
-void rbtr_event_cond_update(struct rbtr_event_type *type, unsigned long set,
+void rbtr_event_cond_update(struct rbtr_event_file *file, unsigned long set,
 			    unsigned long clear);
 void rbtr_event_cond_update_all(unsigned long set, unsigned long clear);
 void rbtr_events_lock(void);
 void rbtr_events_unlock(void);
-struct rbtr_event_type *rbtr_event_lookup(const char *system, const char *name);
-int rbtr_event_for_each(int (*fn)(struct rbtr_event_type *type, void *data), void *data);
+struct rbtr_event_file *rbtr_event_file_lookup(struct rbtr_trace *tr, const char *system,
+					       const char *name);
+bool rbtr_event_file_live(const struct rbtr_event_file *file);
+int rbtr_event_file_for_each(struct rbtr_trace *tr,
+			     int (*fn)(struct rbtr_event_file *file, void *data), void *data);
 bool rbtr_event_is_ftrace(const struct rbtr_event_type *type);
 const struct rbtr_field *rbtr_event_common_fields(unsigned int *nr);
-int rbtr_event_soft_get(struct rbtr_event_type *type);
-void rbtr_event_soft_put(struct rbtr_event_type *type);
+int rbtr_event_soft_get(struct rbtr_event_file *file);
+void rbtr_event_soft_put(struct rbtr_event_file *file);
 bool rbtr_cpu_traced(int cpu);
 void rbtr_set_traced_cpus(const struct cpumask *mask);
 void rbtr_get_traced_cpus(struct cpumask *mask);
@@ -276,11 +354,13 @@ void rbtr_get_traced_cpus(struct cpumask *mask);
 /* The events/ directory and set_event (events_fs.c) */
 int rbtr_events_fs_init(struct rbtr_trace *tr);
 void rbtr_events_fs_exit(void);
-int rbtr_events_fs_add(struct rbtr_event_type *type);
-void rbtr_events_fs_remove(struct rbtr_event_type *type);
+int rbtr_events_fs_tree(struct rbtr_trace_events *ev, struct dentry *parent);
+void rbtr_events_fs_untree(struct rbtr_trace_events *ev);
+int rbtr_events_fs_add(struct rbtr_trace_events *ev, struct rbtr_event_file *file);
+void rbtr_events_fs_remove(struct rbtr_event_file *file);
 
 /* A set_event write, all or nothing (events.c) */
-int rbtr_event_set_list(char *buf, bool *truncate, bool *written);
+int rbtr_event_set_list(struct rbtr_trace *tr, char *buf, bool *truncate, bool *written);
 
 /*
  * Files made with the tree, after the state behind them (the *_init()

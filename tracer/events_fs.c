@@ -24,20 +24,20 @@
 /* A set_event write; its words are checked in events.c. */
 #define RBTR_SET_EVENT_MAX	4096
 
-/* One events/<system>/ directory. */
+/*
+ * One events/<system>/ directory of one tracer (@name NULL: events/
+ * itself). The lists of systems change under rbtr_event_tree_lock()
+ * (event_file.c), which no file operation takes.
+ */
 struct rbtr_event_system {
 	struct list_head	list;
+	struct rbtr_trace	*tr;
 	const char		*name;
 	struct dentry		*dir;
 	unsigned int		nr_events;
 	bool			has_enable;
 	char			*filter_text;	/* under rbtr_events_lock() */
 };
-
-static struct dentry *rbtr_events_dir;
-/* Guards the system list; never taken by a file operation. */
-static DEFINE_MUTEX(rbtr_systems_mutex);
-static LIST_HEAD(rbtr_systems);
 
 /* header_page and header_event describe the ring buffer's own format. */
 static int rbtr_header_page_show(struct seq_file *m, void *v)
@@ -75,17 +75,19 @@ RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_id);
 /*
  * events/<system>/<event>/enable: 0 or 1, with tracefs's '*' while an
  * enable_event trigger holds it in soft mode or it is soft-disabled.
+ * Its i_private, as filter's and trigger's, is the event's file in the
+ * tracer of the directory.
  */
 static int rbtr_enable_show(struct seq_file *m, void *v)
 {
-	struct rbtr_event_type *type = m->private;
+	struct rbtr_event_file *file = m->private;
 	unsigned long cond;
 	bool on, soft;
 
 	rbtr_events_lock();
-	cond = READ_ONCE(type->cond);
-	on = type->enabled && !(cond & RBTR_EVC_SOFT_OFF);
-	soft = type->soft_ref || (cond & RBTR_EVC_SOFT_OFF);
+	cond = READ_ONCE(file->cond);
+	on = file->enabled && !(cond & RBTR_EVC_SOFT_OFF);
+	soft = file->soft_ref || (cond & RBTR_EVC_SOFT_OFF);
 	rbtr_events_unlock();
 	seq_printf(m, "%d%s\n", on, soft ? "*" : "");
 	return 0;
@@ -103,13 +105,13 @@ static int rbtr_enable_open(struct inode *inode, struct file *file)
 static ssize_t rbtr_enable_write(struct file *file, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
-	struct rbtr_event_type *type = file_inode(file)->i_private;
+	struct rbtr_event_file *ef = file_inode(file)->i_private;
 	bool on;
 	int ret;
 
 	ret = rbtr_write_bool(ubuf, cnt, &on);
 	if (!ret)
-		ret = rbtr_event_set_one(type, on);
+		ret = rbtr_event_set_one(ef, on);
 	if (ret)
 		return ret;
 	*ppos += cnt;
@@ -152,11 +154,11 @@ static char *rbtr_filter_copy(const char __user *ubuf, size_t cnt, char **text)
 
 static int rbtr_filter_show(struct seq_file *m, void *v)
 {
-	struct rbtr_event_type *type = m->private;
+	struct rbtr_event_file *file = m->private;
 	struct rbtr_filter *f;
 
 	rbtr_events_lock();
-	f = rcu_dereference_protected(type->filter, true);
+	f = rcu_dereference_protected(file->filter, true);
 	seq_printf(m, "%s\n", f ? rbtr_filter_text(f) : "none");
 	rbtr_events_unlock();
 	return 0;
@@ -174,14 +176,14 @@ static int rbtr_filter_open(struct inode *inode, struct file *file)
 static ssize_t rbtr_filter_write(struct file *file, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
-	struct rbtr_event_type *type = file_inode(file)->i_private;
+	struct rbtr_event_file *ef = file_inode(file)->i_private;
 	char *buf, *text;
 	int ret;
 
 	buf = rbtr_filter_copy(ubuf, cnt, &text);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	ret = rbtr_filter_set_event(type, text);
+	ret = rbtr_filter_set_event(ef, text);
 	kfree(buf);
 	if (ret)
 		return ret;
@@ -235,7 +237,7 @@ static ssize_t rbtr_sys_filter_write(struct file *file, const char __user *ubuf,
 			return -ENOMEM;
 		}
 	}
-	ret = rbtr_filter_set_system(sys->name, text);
+	ret = rbtr_filter_set_system(sys->tr, sys->name, text);
 	kfree(buf);
 	if (ret) {
 		kfree(keep);
@@ -319,14 +321,15 @@ static const struct file_operations rbtr_error_log_fops = {
 };
 
 /*
- * events/enable (i_private NULL) and events/<system>/enable (i_private
- * the system's name): '0', '1' or 'X' (mixed); write 0 or 1.
+ * events/enable and events/<system>/enable (i_private the system, the
+ * one without a name for events/): '0', '1' or 'X' (mixed); write 0 or 1.
  */
 static int rbtr_group_enable_show(struct seq_file *m, void *v)
 {
-	struct rbtr_event_match match = { .system = m->private };
+	struct rbtr_event_system *sys = m->private;
+	struct rbtr_event_match match = { .system = sys->name };
 
-	seq_printf(m, "%c\n", rbtr_event_state(&match));
+	seq_printf(m, "%c\n", rbtr_event_state(sys->tr, &match));
 	return 0;
 }
 
@@ -342,7 +345,8 @@ static int rbtr_group_enable_open(struct inode *inode, struct file *file)
 static ssize_t rbtr_group_enable_write(struct file *file, const char __user *ubuf,
 				       size_t cnt, loff_t *ppos)
 {
-	struct rbtr_event_match match = { .system = file_inode(file)->i_private };
+	struct rbtr_event_system *sys = file_inode(file)->i_private;
+	struct rbtr_event_match match = { .system = sys->name };
 	bool on;
 	int ret;
 
@@ -353,8 +357,8 @@ static ssize_t rbtr_group_enable_write(struct file *file, const char __user *ubu
 	 * Nothing to switch (no event that can be) is not an error here; an
 	 * event that fails to switch is (and then none has changed).
 	 */
-	if (rbtr_event_set_match(&match, on, true) != -EINVAL) {
-		ret = rbtr_event_set_match(&match, on, false);
+	if (rbtr_event_set_match(sys->tr, &match, on, true) != -EINVAL) {
+		ret = rbtr_event_set_match(sys->tr, &match, on, false);
 		if (ret)
 			return ret;
 	}
@@ -389,20 +393,23 @@ static const struct file_operations rbtr_group_enable_fops = {
  * what the first left, as in tracefs.
  */
 struct rbtr_set_event_file {
-	bool	truncate;	/* cleared by the first write that succeeds */
-	bool	written;	/* a write was tried */
+	struct rbtr_trace	*tr;		/* set_event's tracer */
+	bool			truncate;	/* cleared by the first write that succeeds */
+	bool			written;	/* a write was tried */
 };
 
 static int rbtr_set_event_show(struct seq_file *m, void *v)
 {
-	rbtr_event_show_list(m, true);
+	struct rbtr_set_event_file *st = m->private;
+
+	rbtr_event_show_list(st->tr, m, true);
 	return 0;
 }
 
 /* available_events: every event that can be enabled, "system:event". */
 static int rbtr_available_events_show(struct seq_file *m, void *v)
 {
-	rbtr_event_show_list(m, false);
+	rbtr_event_show_list(m->private, m, false);
 	return 0;
 }
 RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_available_events);
@@ -424,6 +431,7 @@ static int rbtr_set_event_open(struct inode *inode, struct file *file)
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
 	if (!st)
 		return -ENOMEM;
+	st->tr = inode->i_private;
 	st->truncate = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
 	if (!(file->f_mode & FMODE_READ)) {
 		file->private_data = st;
@@ -441,7 +449,7 @@ static int rbtr_set_event_release(struct inode *inode, struct file *file)
 
 	/* ": > set_event": truncated, nothing written. */
 	if (st->truncate && !st->written)
-		rbtr_event_disable_all();
+		rbtr_event_disable_all(st->tr);
 	kfree(st);
 	if (file->f_mode & FMODE_READ)
 		return single_release(inode, file);
@@ -463,7 +471,7 @@ static ssize_t rbtr_set_event_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	/* Two writers of one file: the truncation goes with one write. */
-	ret = rbtr_event_set_list(buf, &st->truncate, &st->written);
+	ret = rbtr_event_set_list(st->tr, buf, &st->truncate, &st->written);
 	kfree(buf);
 	if (ret) {
 		pr_warn_ratelimited("rbtrace: set_event: no such event, or it cannot be enabled (%d)\n",
@@ -483,32 +491,35 @@ static const struct file_operations rbtr_set_event_fops = {
 	.release	= rbtr_set_event_release,
 };
 
-static struct rbtr_event_system *rbtr_find_system(const char *name)
+static struct rbtr_event_system *rbtr_find_system(struct rbtr_trace_events *ev,
+						  const char *name)
 {
 	struct rbtr_event_system *sys;
 
-	list_for_each_entry(sys, &rbtr_systems, list)
+	list_for_each_entry(sys, &ev->systems, list)
 		if (!strcmp(sys->name, name))
 			return sys;
 	return NULL;
 }
 
-static struct rbtr_event_system *rbtr_get_system(const char *name)
+static struct rbtr_event_system *rbtr_get_system(struct rbtr_trace_events *ev,
+						 const char *name)
 {
-	struct rbtr_event_system *sys = rbtr_find_system(name);
+	struct rbtr_event_system *sys = rbtr_find_system(ev, name);
 
 	if (sys)
 		return sys;
 	sys = kzalloc(sizeof(*sys), GFP_KERNEL);
 	if (!sys)
 		return ERR_PTR(-ENOMEM);
+	sys->tr = ev->tr;
 	/* Its own copy: the first event's may go first (a module's, kevents_mod.c). */
 	sys->name = kstrdup(name, GFP_KERNEL);
 	if (!sys->name) {
 		kfree(sys);
 		return ERR_PTR(-ENOMEM);
 	}
-	sys->dir = debugfs_create_dir(name, rbtr_events_dir);
+	sys->dir = debugfs_create_dir(name, ev->root->dir);
 	if (IS_ERR(sys->dir)) {
 		struct dentry *dir = sys->dir;
 
@@ -516,8 +527,15 @@ static struct rbtr_event_system *rbtr_get_system(const char *name)
 		kfree(sys);
 		return ERR_CAST(dir);
 	}
-	list_add_tail(&sys->list, &rbtr_systems);
+	list_add_tail(&sys->list, &ev->systems);
 	return sys;
+}
+
+static void rbtr_free_system(struct rbtr_event_system *sys)
+{
+	kfree(sys->filter_text);
+	kfree(sys->name);
+	kfree(sys);
 }
 
 static void rbtr_put_system(struct rbtr_event_system *sys)
@@ -526,13 +544,12 @@ static void rbtr_put_system(struct rbtr_event_system *sys)
 		return;
 	list_del(&sys->list);
 	debugfs_remove_recursive(sys->dir);
-	kfree(sys->filter_text);
-	kfree(sys->name);
-	kfree(sys);
+	rbtr_free_system(sys);
 }
 
-static int rbtr_add_event_files(struct rbtr_event_system *sys, struct rbtr_event_type *type)
+static int rbtr_add_event_files(struct rbtr_event_system *sys, struct rbtr_event_file *file)
 {
+	struct rbtr_event_type *type = file->type;
 	struct dentry *dir;
 
 	dir = debugfs_create_dir(type->name, sys->dir);
@@ -541,114 +558,149 @@ static int rbtr_add_event_files(struct rbtr_event_system *sys, struct rbtr_event
 	debugfs_create_file("format", 0400, dir, type, &rbtr_format_fops);
 	debugfs_create_file("id", 0400, dir, type, &rbtr_id_fops);
 	if (type->reg) {
-		debugfs_create_file("enable", 0600, dir, type, &rbtr_enable_fops);
-		debugfs_create_file("filter", 0600, dir, type, &rbtr_filter_fops);
-		debugfs_create_file("trigger", 0600, dir, type, &rbtr_trigger_fops);
+		debugfs_create_file("enable", 0600, dir, file, &rbtr_enable_fops);
+		debugfs_create_file("filter", 0600, dir, file, &rbtr_filter_fops);
+		debugfs_create_file("trigger", 0600, dir, file, &rbtr_trigger_fops);
 		if (!sys->has_enable) {
-			debugfs_create_file("enable", 0600, sys->dir,
-					    (void *)sys->name, &rbtr_group_enable_fops);
+			debugfs_create_file("enable", 0600, sys->dir, sys, &rbtr_group_enable_fops);
 			debugfs_create_file("filter", 0600, sys->dir, sys, &rbtr_sys_filter_fops);
 			sys->has_enable = true;
 		}
 	}
-	type->dir = dir;
+	file->dir = dir;
+	file->sys = sys;
 	return 0;
 }
 
 /**
- * rbtr_events_fs_add - create events/<system>/<name>/ for a type
- * @type: the type being registered
+ * rbtr_events_fs_add - create events/<system>/<name>/ for a file
+ * @ev: the tracer's events, with their tree (rbtr_events_fs_tree())
+ * @file: the file being made
  *
- * Types registered before rbtr_events_fs_init() get their files then.
+ * Under rbtr_event_tree_lock().
  *
  * Return: 0 or a negative errno.
  */
-int rbtr_events_fs_add(struct rbtr_event_type *type)
+int rbtr_events_fs_add(struct rbtr_trace_events *ev, struct rbtr_event_file *file)
 {
 	struct rbtr_event_system *sys;
-	int ret = 0;
+	int ret;
 
-	type->dir = NULL;
-	if (!rbtr_events_dir)
-		return 0;
-	mutex_lock(&rbtr_systems_mutex);
-	sys = rbtr_get_system(type->system);
-	if (IS_ERR(sys)) {
-		ret = PTR_ERR(sys);
-		goto out;
-	}
+	file->dir = NULL;
+	file->sys = NULL;
+	sys = rbtr_get_system(ev, file->type->system);
+	if (IS_ERR(sys))
+		return PTR_ERR(sys);
 	sys->nr_events++;
-	ret = rbtr_add_event_files(sys, type);
+	ret = rbtr_add_event_files(sys, file);
 	if (ret)
 		rbtr_put_system(sys);
-out:
-	mutex_unlock(&rbtr_systems_mutex);
 	return ret;
 }
 
 /**
- * rbtr_events_fs_remove - remove a type's files; waits for their operations
- * @type: the type being unregistered
+ * rbtr_events_fs_remove - remove a file's directory; waits for its operations
+ * @file: the file being removed
+ *
+ * Under rbtr_event_tree_lock(), not the registry mutex (the operations
+ * take it).
  */
-void rbtr_events_fs_remove(struct rbtr_event_type *type)
+void rbtr_events_fs_remove(struct rbtr_event_file *file)
 {
-	struct rbtr_event_system *sys;
-
-	if (!type->dir)
+	if (!file->dir)
 		return;
-	mutex_lock(&rbtr_systems_mutex);
-	debugfs_remove_recursive(type->dir);
-	type->dir = NULL;
-	sys = rbtr_find_system(type->system);
-	if (sys)
-		rbtr_put_system(sys);
-	mutex_unlock(&rbtr_systems_mutex);
+	debugfs_remove_recursive(file->dir);
+	file->dir = NULL;
+	rbtr_put_system(file->sys);
+	file->sys = NULL;
 }
 
 /**
- * rbtr_events_fs_init - create events/, set_event and available_events
- * @tr: the tracer whose directory gets them
+ * rbtr_events_fs_tree - create a tracer's events/ and set_event
+ * @ev: the tracer's events
+ * @parent: the tracer's directory
+ *
+ * events/header_page, events/header_event, events/enable. Under
+ * rbtr_event_tree_lock().
+ *
+ * Return: 0 or a negative errno (nothing is left then).
+ */
+int rbtr_events_fs_tree(struct rbtr_trace_events *ev, struct dentry *parent)
+{
+	struct rbtr_event_system *root;
+	struct dentry *dir;
+
+	root = kzalloc(sizeof(*root), GFP_KERNEL);
+	if (!root)
+		return -ENOMEM;
+	dir = debugfs_create_dir("events", parent);
+	if (IS_ERR(dir)) {
+		kfree(root);
+		return PTR_ERR(dir);
+	}
+	root->tr = ev->tr;
+	root->dir = dir;
+	debugfs_create_file("header_page", 0400, dir, ev->tr, &rbtr_header_page_fops);
+	debugfs_create_file("header_event", 0400, dir, NULL, &rbtr_header_event_fops);
+	debugfs_create_file("enable", 0600, dir, root, &rbtr_group_enable_fops);
+	ev->set_event = debugfs_create_file("set_event", 0600, parent, ev->tr,
+					    &rbtr_set_event_fops);
+	ev->root = root;
+	return 0;
+}
+
+/**
+ * rbtr_events_fs_untree - remove what rbtr_events_fs_tree() made
+ * @ev: the tracer's events, its files' directories removed already
+ *
+ * Waits for the operations in flight on them. Under
+ * rbtr_event_tree_lock(), not the registry mutex.
+ */
+void rbtr_events_fs_untree(struct rbtr_trace_events *ev)
+{
+	struct rbtr_event_system *sys, *tmp;
+
+	if (!ev->root)
+		return;
+	debugfs_remove(ev->set_event);
+	ev->set_event = NULL;
+	debugfs_remove_recursive(ev->root->dir);
+	/* Systems left by a failed rbtr_events_fs_add(): none, but be safe. */
+	list_for_each_entry_safe(sys, tmp, &ev->systems, list) {
+		list_del(&sys->list);
+		rbtr_free_system(sys);
+	}
+	kfree(ev->root);
+	ev->root = NULL;
+}
+
+/**
+ * rbtr_events_fs_init - the top tracer's events, and the files only it has
+ * @tr: the top tracer
+ *
+ * events/ and set_event as every tracer's (rbtr_events_instance_add()),
+ * and available_events, error_log, discard_stats.
  *
  * Return: 0 or a negative errno.
  */
 int rbtr_events_fs_init(struct rbtr_trace *tr)
 {
-	struct dentry *top = tr->dir, *dir;
+	struct dentry *top = tr->dir;
 
-	dir = debugfs_create_dir("events", top);
-	if (IS_ERR(dir))
-		return PTR_ERR(dir);
-	debugfs_create_file("header_page", 0400, dir, tr, &rbtr_header_page_fops);
-	debugfs_create_file("header_event", 0400, dir, NULL, &rbtr_header_event_fops);
-	debugfs_create_file("enable", 0600, dir, NULL, &rbtr_group_enable_fops);
-	debugfs_create_file("set_event", 0600, top, NULL, &rbtr_set_event_fops);
-	debugfs_create_file("available_events", 0400, top, NULL, &rbtr_available_events_fops);
+	debugfs_create_file("available_events", 0400, top, tr, &rbtr_available_events_fops);
 	debugfs_create_file("error_log", 0600, top, NULL, &rbtr_error_log_fops);
 	debugfs_create_file("discard_stats", 0400, top, tr, &rbtr_discard_stats_fops);
-	rbtr_events_dir = dir;
-	rbtr_events_add_existing();
-	return 0;
+	return rbtr_events_instance_add(tr, top);
 }
 
 /**
- * rbtr_events_fs_exit - forget the events/ directory
+ * rbtr_events_fs_exit - remove the top tracer's events
  *
- * The caller removes the whole tree; types unregistered after this have
- * no files to remove.
+ * Before the caller removes the whole tree: disables every event of the
+ * top tracer and frees its files (rbtr_events_instance_remove()).
  */
 void rbtr_events_fs_exit(void)
 {
-	struct rbtr_event_system *sys, *tmp;
-
-	rbtr_events_forget_dirs();
-	mutex_lock(&rbtr_systems_mutex);
-	list_for_each_entry_safe(sys, tmp, &rbtr_systems, list) {
-		list_del(&sys->list);
-		kfree(sys->filter_text);
-		kfree(sys->name);
-		kfree(sys);
-	}
-	rbtr_events_dir = NULL;
+	rbtr_events_instance_remove(&rbtr_global_trace);
 	rbtr_error_log_clear();
-	mutex_unlock(&rbtr_systems_mutex);
 }

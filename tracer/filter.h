@@ -11,6 +11,8 @@
 
 struct rbtr_filter;
 struct rbtr_event_type;
+struct rbtr_event_file;
+struct rbtr_trace;
 
 /* Longest filter text: what a page holds, as ftrace's filter files take. */
 #define RBTR_FILTER_MAX_TEXT	(PAGE_SIZE - 1)
@@ -98,9 +100,9 @@ void rbtr_filter_free(struct rbtr_filter *f);
 struct seq_file;
 
 /* Setting filters, error_log (filter_fs.c) */
-int rbtr_filter_set_event(struct rbtr_event_type *type, const char *text);
-int rbtr_filter_set_system(const char *system, const char *text);
-void rbtr_filter_remove_event(struct rbtr_event_type *type);
+int rbtr_filter_set_event(struct rbtr_event_file *file, const char *text);
+int rbtr_filter_set_system(struct rbtr_trace *tr, const char *system, const char *text);
+void rbtr_filter_remove_event(struct rbtr_event_file *file);
 void rbtr_error_log(const char *loc, const char *text, const char *cmd, unsigned int pos);
 void rbtr_error_log_clear(void);
 void rbtr_error_log_show(struct seq_file *m);

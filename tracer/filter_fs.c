@@ -3,7 +3,8 @@
  * rbtrace event filters: setting them on events (the filter files of
  * events_fs.c) and ftrace's error_log, where parse errors are reported.
  *
- * A filter is published on its type with rcu_assign_pointer() before
+ * A filter is set on an event in one tracer (its struct rbtr_event_file).
+ * It is published on the file with rcu_assign_pointer() before
  * RBTR_EVC_FILTER is set (rbtr_event_cond_update()); writers read the
  * bit, then the pointer with rcu_dereference_sched() between reservation
  * and commit, preemption off. A replaced or cleared filter is freed only
@@ -22,60 +23,54 @@
 #include "filter.h"
 #include "filter_internal.h"
 
-/* Under rbtr_events_lock(), which every change of type->filter holds. */
-static struct rbtr_filter *rbtr_fl_get(struct rbtr_event_type *type)
+/* Under rbtr_events_lock(), which every change of file->filter holds. */
+static struct rbtr_filter *rbtr_fl_get(struct rbtr_event_file *file)
 {
-	return rcu_dereference_protected(type->filter, true);
+	return rcu_dereference_protected(file->filter, true);
 }
 
-/* Is @type registered still (a file write may race with its removal)? */
-static bool rbtr_fl_registered(struct rbtr_event_type *type)
+/* Put @f (or NULL) on @file; return the filter it had. Under the lock. */
+static struct rbtr_filter *rbtr_fl_swap(struct rbtr_event_file *file, struct rbtr_filter *f)
 {
-	return rbtr_event_lookup(type->system, type->name) == type;
-}
-
-/* Put @f (or NULL) on @type; return the filter it had. Under the lock. */
-static struct rbtr_filter *rbtr_fl_swap(struct rbtr_event_type *type, struct rbtr_filter *f)
-{
-	struct rbtr_filter *old = rbtr_fl_get(type);
+	struct rbtr_filter *old = rbtr_fl_get(file);
 
 	if (f) {
 		/* Published before the bit: a writer that sees the bit finds it. */
-		rcu_assign_pointer(type->filter, f);
-		rbtr_event_cond_update(type, RBTR_EVC_FILTER, 0);
+		rcu_assign_pointer(file->filter, f);
+		rbtr_event_cond_update(file, RBTR_EVC_FILTER, 0);
 	} else {
 		/* Bit first; a writer that saw it may still find NULL: no filter. */
-		rbtr_event_cond_update(type, 0, RBTR_EVC_FILTER);
-		RCU_INIT_POINTER(type->filter, NULL);
+		rbtr_event_cond_update(file, 0, RBTR_EVC_FILTER);
+		RCU_INIT_POINTER(file->filter, NULL);
 	}
 	return old;
 }
 
 /**
- * rbtr_filter_set_event - set (or with @text NULL, clear) @type's filter
- * @type: an event with a filter file
+ * rbtr_filter_set_event - set (or with @text NULL, clear) @file's filter
+ * @file: an event with a filter file, in its tracer
  * @text: the filter text, trailing blanks removed, or NULL
  *
  * A text that does not parse changes nothing and is reported.
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (-ENODEV: @file is being removed).
  */
-int rbtr_filter_set_event(struct rbtr_event_type *type, const char *text)
+int rbtr_filter_set_event(struct rbtr_event_file *file, const char *text)
 {
 	struct rbtr_filter *f = NULL, *old;
 
 	if (text) {
-		f = rbtr_filter_parse(type, text);
+		f = rbtr_filter_parse(file->type, text);
 		if (IS_ERR(f))
 			return PTR_ERR(f);
 	}
 	rbtr_events_lock();
-	if (!rbtr_fl_registered(type) || rbtr_event_is_ftrace(type)) {
+	if (!rbtr_event_file_live(file) || rbtr_event_is_ftrace(file->type)) {
 		rbtr_events_unlock();
 		rbtr_filter_free(f);
 		return -ENODEV;
 	}
-	old = rbtr_fl_swap(type, f);
+	old = rbtr_fl_swap(file, f);
 	rbtr_events_unlock();
 	if (old) {
 		synchronize_rcu();
@@ -85,12 +80,14 @@ int rbtr_filter_set_event(struct rbtr_event_type *type, const char *text)
 }
 
 /**
- * rbtr_filter_remove_event - drop the filter of a type being unregistered
- * @type: the type
+ * rbtr_filter_remove_event - drop the filter of a file being removed
+ * @file: the file
+ *
+ * Under rbtr_events_lock().
  */
-void rbtr_filter_remove_event(struct rbtr_event_type *type)
+void rbtr_filter_remove_event(struct rbtr_event_file *file)
 {
-	struct rbtr_filter *old = rbtr_fl_swap(type, NULL);
+	struct rbtr_filter *old = rbtr_fl_swap(file, NULL);
 
 	if (old) {
 		synchronize_rcu();
@@ -100,7 +97,7 @@ void rbtr_filter_remove_event(struct rbtr_event_type *type)
 
 /* One event of a system filter being set. */
 struct rbtr_fl_sys {
-	struct rbtr_event_type	*type;
+	struct rbtr_event_file	*file;
 	struct rbtr_filter	*f;
 };
 
@@ -112,8 +109,9 @@ struct rbtr_fl_sys_walk {
 	int			err;
 };
 
-static int rbtr_fl_sys_one(struct rbtr_event_type *type, void *data)
+static int rbtr_fl_sys_one(struct rbtr_event_file *file, void *data)
 {
+	const struct rbtr_event_type *type = file->type;
 	struct rbtr_fl_sys_walk *w = data;
 	struct rbtr_filter_err err;
 	struct rbtr_filter *f = NULL;
@@ -137,7 +135,7 @@ static int rbtr_fl_sys_one(struct rbtr_event_type *type, void *data)
 		else
 			w->nr_ok++;
 	}
-	w->ev[w->nr].type = type;
+	w->ev[w->nr].file = file;
 	w->ev[w->nr++].f = f;
 	return 0;
 }
@@ -146,12 +144,13 @@ static int rbtr_fl_sys_one(struct rbtr_event_type *type, void *data)
  * rbtr_filter_set_system - a system's filter: set on each event of
  * @system where it parses, the others' filters cleared (ftrace's
  * semantics); refused if it parses on none
+ * @tr: the tracer whose events/@system/filter this is
  * @system: the system
  * @text: the filter, or NULL to clear every event's of the system
  *
  * Return: 0 or a negative errno.
  */
-int rbtr_filter_set_system(const char *system, const char *text)
+int rbtr_filter_set_system(struct rbtr_trace *tr, const char *system, const char *text)
 {
 	struct rbtr_fl_sys_walk w = { .system = system, .text = text };
 	struct rbtr_filter_err err = { .code = RBTR_FE_BAD_SUBSYS_FILTER };
@@ -159,7 +158,7 @@ int rbtr_filter_set_system(const char *system, const char *text)
 	bool sync = false;
 
 	rbtr_events_lock();
-	rbtr_event_for_each(rbtr_fl_sys_one, &w);
+	rbtr_event_file_for_each(tr, rbtr_fl_sys_one, &w);
 	if (!w.max) {
 		rbtr_events_unlock();
 		return -ENODEV;
@@ -169,14 +168,14 @@ int rbtr_filter_set_system(const char *system, const char *text)
 		rbtr_events_unlock();
 		return -ENOMEM;
 	}
-	rbtr_event_for_each(rbtr_fl_sys_one, &w);
+	rbtr_event_file_for_each(tr, rbtr_fl_sys_one, &w);
 	if (!w.err && text && !w.nr_ok)
 		w.err = -EINVAL;
 	for (i = 0; i < w.nr; i++) {
 		if (w.err)
 			continue;
 		/* Keeps the old filter to free it below. */
-		w.ev[i].f = rbtr_fl_swap(w.ev[i].type, w.ev[i].f);
+		w.ev[i].f = rbtr_fl_swap(w.ev[i].file, w.ev[i].f);
 		sync |= !!w.ev[i].f;
 	}
 	rbtr_events_unlock();

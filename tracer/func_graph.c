@@ -304,12 +304,12 @@ static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long r
 	}
 	c->entry_written = false;
 	if (!rbtr_dur_thresh_ns()) {
-		e = rbtr_event_reserve(buffer, &rbtr_graph_ent_type, sizeof(*e),
-				       rbtr_trace_ctx());
+		e = rbtr_event_reserve_type(buffer, &rbtr_graph_ent_type, sizeof(*e),
+					    rbtr_trace_ctx());
 		if (e) {
 			e->func = ip;
 			e->depth = c->depth;
-			rbtr_event_commit(buffer, &rbtr_graph_ent_type, e, sizeof(*e));
+			rbtr_event_commit_type(buffer, e);
 			c->entry_written = true;
 		}
 	}
@@ -334,7 +334,7 @@ static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigne
 			return;
 		}
 	}
-	e = rbtr_event_reserve(buffer, &rbtr_graph_ret_type, sizeof(*e), rbtr_trace_ctx());
+	e = rbtr_event_reserve_type(buffer, &rbtr_graph_ret_type, sizeof(*e), rbtr_trace_ctx());
 	if (!e)
 		return;
 	e->func = ip;
@@ -345,7 +345,7 @@ static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigne
 	e->overrun = rbtr_graph_task_overrun();
 	e->calltime = c->calltime;
 	e->rettime = rettime;
-	rbtr_event_commit(buffer, &rbtr_graph_ret_type, e, sizeof(*e));
+	rbtr_event_commit_type(buffer, e);
 }
 
 /* The functions to probe: set_graph_function's, else the filter's; less notrace. */

@@ -71,7 +71,9 @@ static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_
 				      struct pt_regs *regs)
 {
 	struct rbtr_kevent *kev = pe->overflow_handler_context;
-	struct rbt_buffer *buffer = rbtr_live_buffer(&rbtr_global_trace);
+	/* Set before its counters were made; lives until they are released. */
+	struct rbtr_event_file *file = READ_ONCE(kev->file);
+	struct rbt_buffer *buffer = rbtr_live_buffer(file->tr);
 	const struct rbtr_entry *src;
 	unsigned int len, ctx;
 	unsigned long post = 0;
@@ -85,7 +87,7 @@ static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_
 	ctx = (src->flags << 16) | src->preempt_count;
 	if (IS_ENABLED(CONFIG_PREEMPTION) && (ctx & 0xf))
 		ctx--;
-	rec = rbtr_event_reserve(buffer, &kev->type, len, ctx);
+	rec = rbtr_event_reserve(buffer, file, len, ctx);
 	if (!rec)
 		return;
 	memcpy(rec + sizeof(*src), (const void *)src + sizeof(*src), len - sizeof(*src));
@@ -95,11 +97,11 @@ static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_
 	 * put the tracepoint's caller in @regs: the stack starts there, as
 	 * ftrace's does.
 	 */
-	if (rbtr_event_finish(buffer, &kev->type, rec, len, &post) &&
+	if (rbtr_event_finish(buffer, file, rec, len, &post) &&
 	    static_branch_unlikely(&rbtr_stacktrace_key))
 		rbtr_stack_write_regs(buffer, ctx, regs, 0);
 	if (unlikely(post))
-		rbtr_event_cond_post(buffer, &kev->type, post);
+		rbtr_event_cond_post(buffer, file, post);
 }
 
 static struct perf_event *rbtr_kev_counter(struct rbtr_kevent *kev, int cpu)
@@ -177,14 +179,21 @@ static void rbtr_kev_release_all(struct rbtr_kevent *kev)
 		rbtr_kev_release(kev, cpu);
 }
 
-static int rbtr_kev_reg(struct rbtr_event_type *type)
+/*
+ * A generic event has a file in the top tracer only (type.top_only):
+ * its counters record into that file's tracer.
+ */
+static int rbtr_kev_reg(struct rbtr_event_file *file)
 {
+	struct rbtr_event_type *type = file->type;
 	struct rbtr_kevent *kev = container_of(type, struct rbtr_kevent, type);
 	int cpu, ret = 0;
 
 	kev->pe = kcalloc(nr_cpu_ids, sizeof(*kev->pe), GFP_KERNEL);
 	if (!kev->pe)
 		return -ENOMEM;
+	/* Before any counter: perf's installing it orders this for the handler. */
+	WRITE_ONCE(kev->file, file);
 	mutex_lock(&rbtr_kev_mutex);
 	/* A CPU coming up meanwhile is remade by the work item after us. */
 	for_each_online_cpu(cpu) {
@@ -218,9 +227,9 @@ static int rbtr_kev_reg(struct rbtr_event_type *type)
  * (as the kernel asks for while it boots or suspends) make it a few ms;
  * only while releasing.
  */
-static void rbtr_kev_unreg(struct rbtr_event_type *type)
+static void rbtr_kev_unreg(struct rbtr_event_file *file)
 {
-	struct rbtr_kevent *kev = container_of(type, struct rbtr_kevent, type);
+	struct rbtr_kevent *kev = container_of(file->type, struct rbtr_kevent, type);
 
 	mutex_lock(&rbtr_kev_mutex);
 	list_del_init(&kev->on);
@@ -420,6 +429,7 @@ int rbtr_kevents_register(void)
 
 	list_for_each_entry_safe(kev, tmp, &rbtr_kevents, node) {
 		kev->type.reg = rbtr_kev_reg;
+		kev->type.top_only = true;
 		kev->type.unreg = rbtr_kev_unreg;
 		ret = rbtr_event_register(&kev->type);
 		if (ret == -EEXIST) {
@@ -496,6 +506,7 @@ int rbtr_kevents_add(struct rbtr_kevent *kev)
 	int ret;
 
 	kev->type.reg = rbtr_kev_reg;
+	kev->type.top_only = true;
 	kev->type.unreg = rbtr_kev_unreg;
 	ret = rbtr_event_register(&kev->type);
 	if (ret)

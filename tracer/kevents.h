@@ -37,6 +37,7 @@ struct vfsmount;
  *       first counter (see rbtr_kev_owner())
  * @node: in the list of all generic events
  * @on: in the list of enabled ones, under the kevents mutex
+ * @file: its file in the top tracer, the one its counters record into
  * @registered: in the registry
  * @was_enabled: enabled once: its records may be in the buffer
  */
@@ -51,6 +52,7 @@ struct rbtr_kevent {
 	struct module		*mod;
 	struct list_head	node;
 	struct list_head	on;
+	struct rbtr_event_file	*file;
 	bool			registered;
 	bool			was_enabled;
 };

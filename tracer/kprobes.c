@@ -77,6 +77,7 @@ struct rbtr_kretp_entry {
  * @is_return: a kretprobe
  * @at_entry: at a function's entry
  * @dying: being removed: enabling it is refused (under the registry mutex)
+ * @file: its file in the top tracer, the one its handler records into
  * @group: its system
  * @name: its event name
  * @symbol: the probed symbol
@@ -93,6 +94,7 @@ struct rbtr_kprobe {
 	bool			is_return;
 	bool			at_entry;
 	bool			dying;
+	struct rbtr_event_file	*file;
 	char			*group;
 	char			*name;
 	char			*symbol;
@@ -146,7 +148,9 @@ static unsigned int rbtr_kp_ctx(void)
 static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
 			   unsigned long ret_ip)
 {
-	struct rbt_buffer *buffer = rbtr_live_buffer(&rbtr_global_trace);
+	/* Set before the probe was first enabled; lives until it is unregistered. */
+	struct rbtr_event_file *file = READ_ONCE(tk->file);
+	struct rbt_buffer *buffer = rbtr_live_buffer(file->tr);
 	unsigned int hdr = sizeof(struct rbtr_entry), size, ctx = rbtr_kp_ctx();
 	void *scratch = this_cpu_ptr(rbtr_kp_scratch), *rec;
 	unsigned long caller = 0, post = 0;
@@ -161,14 +165,14 @@ static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
 	}
 	size = rbtr_kp_fetch_args(tk->args, tk->nr_args, regs, scratch, tk->fixed,
 				  RBTR_KP_SCRATCH);
-	rec = rbtr_event_reserve(buffer, &tk->type, size, ctx);
+	rec = rbtr_event_reserve(buffer, file, size, ctx);
 	if (!rec)
 		return;
 	memcpy(rec + hdr, scratch + hdr, size - hdr);
 	/* The buffer rounds a record up to four bytes: no stale bytes there. */
 	memset(rec + size, 0, ALIGN(size, 4) - size);
 	/* Not rbtr_event_commit(): the stack starts at the probed code. */
-	if (rbtr_event_finish(buffer, &tk->type, rec, size, &post) &&
+	if (rbtr_event_finish(buffer, file, rec, size, &post) &&
 	    static_branch_unlikely(&rbtr_stacktrace_key)) {
 		if (!tk->is_return && tk->at_entry &&
 		    copy_from_kernel_nofault(&caller, (void *)kernel_stack_pointer(regs),
@@ -177,7 +181,7 @@ static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
 		rbtr_stack_write_regs(buffer, ctx, regs, caller);
 	}
 	if (unlikely(post))
-		rbtr_event_cond_post(buffer, &tk->type, post);
+		rbtr_event_cond_post(buffer, file, post);
 }
 
 static int rbtr_kp_handler(struct kprobe *p, struct pt_regs *regs)
@@ -238,19 +242,25 @@ static void rbtr_kp_print(struct seq_buf *s, const struct rbtr_event_type *type,
 	seq_buf_printf(s, "\n");
 }
 
-/* Called under the registry mutex, as is the one that sets @dying. */
-static int rbtr_kp_reg(struct rbtr_event_type *type)
+/*
+ * Called under the registry mutex, as is the one that sets @dying. A
+ * kprobe event has a file in the top tracer only (type.top_only): its
+ * handler records into that one file's tracer.
+ */
+static int rbtr_kp_reg(struct rbtr_event_file *file)
 {
-	struct rbtr_kprobe *tk = container_of(type, struct rbtr_kprobe, type);
+	struct rbtr_kprobe *tk = container_of(file->type, struct rbtr_kprobe, type);
 
 	if (tk->dying)
 		return -EBUSY;
+	/* Before the handler can run: enable_kprobe() publishes it (text_mutex, the arming). */
+	WRITE_ONCE(tk->file, file);
 	return enable_kprobe(&tk->rp.kp);
 }
 
-static void rbtr_kp_unreg(struct rbtr_event_type *type)
+static void rbtr_kp_unreg(struct rbtr_event_file *file)
 {
-	struct rbtr_kprobe *tk = container_of(type, struct rbtr_kprobe, type);
+	struct rbtr_kprobe *tk = container_of(file->type, struct rbtr_kprobe, type);
 
 	disable_kprobe(&tk->rp.kp);
 }
@@ -302,6 +312,7 @@ static int rbtr_kp_make_fields(struct rbtr_kprobe *tk)
 	tk->type.print_fmt = tk->print_fmt;
 	tk->type.print = rbtr_kp_print;
 	tk->type.reg = rbtr_kp_reg;
+	tk->type.top_only = true;
 	tk->type.unreg = rbtr_kp_unreg;
 	return 0;
 }
@@ -575,7 +586,7 @@ static bool rbtr_kp_busy(struct rbtr_kprobe *tk)
 	struct rbtr_event_match m = { .system = tk->group, .event = tk->name };
 
 	WRITE_ONCE(tk->dying, true);
-	if (rbtr_event_state(&m) == '0')
+	if (rbtr_event_state(&rbtr_global_trace, &m) == '0')
 		return false;
 	WRITE_ONCE(tk->dying, false);
 	return true;

@@ -199,7 +199,7 @@ static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 	if (cnt < RBTR_FAULTED_SIZE)
 		size += RBTR_FAULTED_SIZE - cnt;
 
-	e = rbtr_event_reserve(buffer, &rbtr_print_type, size, ctx);
+	e = rbtr_event_reserve_type(buffer, &rbtr_print_type, size, ctx);
 	if (!e) {
 		written = -EBADF;	/* recording off: ftrace's answer */
 		goto out;
@@ -222,7 +222,7 @@ static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 		e->buf[cnt++] = '\n';
 	e->buf[cnt] = '\0';
 	rbtr_zero_tail(e, sizeof(*e) + cnt + 1, size);
-	rbtr_event_commit(buffer, &rbtr_print_type, e, size);
+	rbtr_event_commit_type(buffer, e);
 out:
 	preempt_enable_notrace();
 	return written;
@@ -253,7 +253,7 @@ static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf
 		written = -EINVAL;
 		goto out;
 	}
-	e = rbtr_event_reserve(buffer, &rbtr_raw_data_type, size, ctx);
+	e = rbtr_event_reserve_type(buffer, &rbtr_raw_data_type, size, ctx);
 	if (!e) {
 		written = -EBADF;
 		goto out;
@@ -266,7 +266,7 @@ static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf
 		written = -EFAULT;
 	}
 	rbtr_zero_tail(e, offsetof(struct rbtr_raw_data_entry, id) + cnt, size);
-	rbtr_event_commit(buffer, &rbtr_raw_data_type, e, size);
+	rbtr_event_commit_type(buffer, e);
 out:
 	preempt_enable_notrace();
 	return written;

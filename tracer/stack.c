@@ -133,8 +133,8 @@ static void rbtr_stack_emit(struct rbt_buffer *buffer, unsigned int ctx,
 {
 	struct rbtr_stack_entry *e;
 
-	e = rbtr_event_reserve(buffer, &rbtr_stack_type,
-			       sizeof(*e) + nr * sizeof(unsigned long), ctx);
+	e = rbtr_event_reserve_type(buffer, &rbtr_stack_type,
+				    sizeof(*e) + nr * sizeof(unsigned long), ctx);
 	if (!e)
 		return;
 	e->size = nr;

@@ -120,24 +120,52 @@ static __always_inline unsigned int rbtr_tp_ctx(void)
 }
 
 /*
- * The live buffer is read once per record, into *@buf, and the commit
- * goes to that buffer: a snapshot may swap the live one in between
- * (snapshot.c). Probes run with preemption disabled from here to the
- * commit, which keeps the buffer from being freed under them.
+ * A probe is registered once per tracer that has its event enabled, with
+ * the event's file in that tracer as its data (rbtr_tp_reg()): the
+ * tracepoint calls each; with one tracer, its static call goes straight
+ * to the one probe.
+ *
+ * The live buffer of the file's tracer is read once per record, into
+ * *@buf, and the commit goes to that buffer: a snapshot may swap the live
+ * one in between (snapshot.c). Probes run with preemption disabled from
+ * here to the commit, which keeps the buffer from being freed under them,
+ * and the file (freed after tracepoint_synchronize_unregister()).
  */
 static __always_inline void *rbtr_tp_reserve(struct rbt_buffer **buf,
-					     const struct rbtr_event_type *type,
+					     struct rbtr_event_file *file,
 					     unsigned int size)
 {
-	*buf = rbtr_live_buffer(&rbtr_global_trace);
-	return rbtr_event_reserve(*buf, type, size, rbtr_tp_ctx());
+	*buf = rbtr_live_buffer(file->tr);
+	return rbtr_event_reserve(*buf, file, size, rbtr_tp_ctx());
 }
 
 static __always_inline void rbtr_tp_commit(struct rbt_buffer *buf,
-					   const struct rbtr_event_type *type, void *rec,
+					   struct rbtr_event_file *file, void *rec,
 					   unsigned int size)
 {
-	rbtr_event_commit(buf, type, rec, size);
+	rbtr_event_commit(buf, file, rec, size);
+}
+
+static __always_inline struct rbtr_trace *rbtr_tp_tr(void *data)
+{
+	return ((struct rbtr_event_file *)data)->tr;
+}
+
+/*
+ * The duration filter's records: only the top tracer's events go through
+ * the filter (rbtr_dur_on()), and its records have no file (no condition).
+ */
+static __always_inline void *rbtr_tp_dur_reserve(struct rbt_buffer **buf,
+						 const struct rbtr_event_type *type,
+						 unsigned int size)
+{
+	*buf = rbtr_live_buffer(&rbtr_global_trace);
+	return rbtr_event_reserve_type(*buf, type, size, rbtr_tp_ctx());
+}
+
+static __always_inline void rbtr_tp_dur_commit(struct rbt_buffer *buf, void *rec)
+{
+	rbtr_event_commit_type(buf, rec);
 }
 
 /*
@@ -169,9 +197,10 @@ static __always_inline u32 rbtr_tp_put_str(void *rec, unsigned int off, const ch
  * is cut), at most what the length half of a __data_loc holds. A
  * sub-buffer size changed in between only makes the reservation fail.
  */
-static noinline notrace size_t rbtr_tp_str_cut(unsigned int off, size_t len)
+static noinline notrace size_t rbtr_tp_str_cut(struct rbtr_trace *tr, unsigned int off,
+					       size_t len)
 {
-	unsigned int max = rbt_max_event_size(rbtr_live_buffer(&rbtr_global_trace));
+	unsigned int max = rbt_max_event_size(rbtr_live_buffer(tr));
 
 	len = min_t(size_t, len, U16_MAX - 1);
 	/* The fixed part, the characters, their NUL. */
@@ -184,8 +213,8 @@ static noinline notrace size_t rbtr_tp_str_cut(unsigned int off, size_t len)
  * strlen + 1, with the kernel's "(null)" for a NULL string, for a string
  * that follows @off bytes of a record: cut to what the record can hold.
  */
-static __always_inline const char *rbtr_tp_str_src(const char *str, unsigned int off,
-						   unsigned int *n)
+static __always_inline const char *rbtr_tp_str_src(struct rbtr_trace *tr, const char *str,
+						   unsigned int off, unsigned int *n)
 {
 	size_t len;
 
@@ -194,7 +223,7 @@ static __always_inline const char *rbtr_tp_str_src(const char *str, unsigned int
 		str = "(null)";
 	len = strlen(str);
 	if (unlikely(off + len + 1 > RBTR_TP_STR_FITS))
-		len = rbtr_tp_str_cut(off, len);
+		len = rbtr_tp_str_cut(tr, off, len);
 	*n = len + 1;
 	return str;
 }
@@ -240,24 +269,35 @@ static __always_inline u64 rbtr_dur_state(const struct rbtr_dur_pair *p, unsigne
 	return thresh;
 }
 
+/*
+ * The duration filter (tracing_thresh) is the top tracer's: the probes of
+ * other tracers record both events of a pair as they come.
+ */
+static __always_inline bool rbtr_dur_on(void *data)
+{
+	return rbtr_tp_tr(data) == &rbtr_global_trace;
+}
+
 /* Return value of the exit hooks when the filter is off: record the exit. */
 #define RBTR_DUR_OFF	(-1)
 
 /* An entry of a per-CPU pair. Return: true when the filter took it. */
-static __always_inline bool rbtr_dur_cpu_entry(enum rbtr_pair_id id, unsigned long key,
+static __always_inline bool rbtr_dur_cpu_entry(void *data, enum rbtr_pair_id id, unsigned long key,
 					       unsigned long d0, unsigned long d1)
 {
 	struct rbtr_dur_pair *p = &rbtr_dur_pairs[id];
 	unsigned int gen;
 
-	if (!rbtr_dur_state(p, &gen))
+	/* The filter's state first: while it is off, that is all the cost. */
+	if (!rbtr_dur_state(p, &gen) || !rbtr_dur_on(data))
 		return false;
 	rbtr_dur_cpu_enter(rbtr_dur_cpu_slot(p->cpu), key, rbtr_dur_now(), gen, d0, d1);
 	return true;
 }
 
 /* An exit of a per-CPU pair. Return: RBTR_DUR_OFF or the verdict. */
-static __always_inline int rbtr_dur_cpu_exit_hook(enum rbtr_pair_id id, unsigned long key,
+static __always_inline int rbtr_dur_cpu_exit_hook(void *data, enum rbtr_pair_id id,
+						  unsigned long key,
 						  struct rbtr_dur_match *m)
 {
 	struct rbtr_dur_pair *p = &rbtr_dur_pairs[id];
@@ -266,7 +306,7 @@ static __always_inline int rbtr_dur_cpu_exit_hook(enum rbtr_pair_id id, unsigned
 	u64 now, thresh;
 
 	thresh = rbtr_dur_state(p, &gen);
-	if (!thresh)
+	if (!thresh || !rbtr_dur_on(data))
 		return RBTR_DUR_OFF;
 	now = rbtr_dur_now();
 	v = rbtr_dur_cpu_exit(rbtr_dur_cpu_slot(p->cpu), key, now, gen, thresh, m);
@@ -282,25 +322,28 @@ static __always_inline void rbtr_dur_tkey_init(struct rbtr_dur_tkey *k, unsigned
 }
 
 /* An entry of a per-task pair. Return: true when the filter took it. */
-static __always_inline bool rbtr_dur_task_entry(enum rbtr_pair_id id, unsigned long key,
-						const unsigned long *data, unsigned int n)
+static __always_inline bool rbtr_dur_task_entry(void *data, enum rbtr_pair_id id,
+						unsigned long key,
+						const unsigned long *vals, unsigned int n)
 {
 	struct rbtr_dur_pair *p = &rbtr_dur_pairs[id];
 	struct rbtr_dur_tkey k;
 	unsigned int gen;
 
-	if (!rbtr_dur_state(p, &gen))
+	/* The filter's state first: while it is off, that is all the cost. */
+	if (!rbtr_dur_state(p, &gen) || !rbtr_dur_on(data))
 		return false;
 	if (!gen)
 		return true;
 	rbtr_dur_tkey_init(&k, key);
-	if (rbtr_dur_task_enter(&p->table, &k, rbtr_dur_now(), gen, data, n))
+	if (rbtr_dur_task_enter(&p->table, &k, rbtr_dur_now(), gen, vals, n))
 		this_cpu_inc(p->stats->collisions);
 	return true;
 }
 
 /* An exit of a per-task pair. Return: RBTR_DUR_OFF or the verdict. */
-static __always_inline int rbtr_dur_task_exit_hook(enum rbtr_pair_id id, unsigned long key,
+static __always_inline int rbtr_dur_task_exit_hook(void *data, enum rbtr_pair_id id,
+						   unsigned long key,
 						   struct rbtr_dur_match *m, unsigned int n)
 {
 	struct rbtr_dur_pair *p = &rbtr_dur_pairs[id];
@@ -310,7 +353,7 @@ static __always_inline int rbtr_dur_task_exit_hook(enum rbtr_pair_id id, unsigne
 	u64 now, thresh;
 
 	thresh = rbtr_dur_state(p, &gen);
-	if (!thresh)
+	if (!thresh || !rbtr_dur_on(data))
 		return RBTR_DUR_OFF;
 	now = rbtr_dur_now();
 	rbtr_dur_tkey_init(&k, key);
@@ -327,7 +370,7 @@ static void notrace rbtr_probe_sched_switch(void *data, bool preempt, struct tas
 	struct rbt_buffer *buf;
 	struct rbtr_rec_sched_switch *r;
 
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_sched_switch].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, data, sizeof(*r));
 	if (!r)
 		return;
 	memcpy(r->prev_comm, prev->comm, RBTR_COMM_LEN);
@@ -337,32 +380,32 @@ static void notrace rbtr_probe_sched_switch(void *data, bool preempt, struct tas
 	memcpy(r->next_comm, next->comm, RBTR_COMM_LEN);
 	r->next_pid = next->pid;
 	r->next_prio = next->prio;
-	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_sched_switch].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, data, r, sizeof(*r));
 }
 
-static __always_inline void rbtr_write_wakeup(enum rbtr_tp_id id, struct task_struct *p)
+static __always_inline void rbtr_write_wakeup(struct rbtr_event_file *file, struct task_struct *p)
 {
 	struct rbt_buffer *buf;
 	struct rbtr_rec_sched_wakeup_template *r;
 
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[id].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, file, sizeof(*r));
 	if (!r)
 		return;
 	memcpy(r->comm, p->comm, RBTR_COMM_LEN);
 	r->pid = p->pid;
 	r->prio = p->prio;
 	r->target_cpu = task_cpu(p);
-	rbtr_tp_commit(buf, &rbtr_tp_events[id].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, file, r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_sched_wakeup(void *data, struct task_struct *p)
 {
-	rbtr_write_wakeup(RBTR_TP_sched_wakeup, p);
+	rbtr_write_wakeup(data, p);
 }
 
 static void notrace rbtr_probe_sched_waking(void *data, struct task_struct *p)
 {
-	rbtr_write_wakeup(RBTR_TP_sched_waking, p);
+	rbtr_write_wakeup(data, p);
 }
 
 static void notrace rbtr_probe_sched_process_fork(void *data, struct task_struct *parent,
@@ -371,14 +414,14 @@ static void notrace rbtr_probe_sched_process_fork(void *data, struct task_struct
 	struct rbt_buffer *buf;
 	struct rbtr_rec_sched_process_fork *r;
 
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_sched_process_fork].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, data, sizeof(*r));
 	if (!r)
 		return;
 	memcpy(r->parent_comm, parent->comm, RBTR_COMM_LEN);
 	r->parent_pid = parent->pid;
 	memcpy(r->child_comm, child->comm, RBTR_COMM_LEN);
 	r->child_pid = child->pid;
-	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_sched_process_fork].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, data, r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_sched_process_exec(void *data, struct task_struct *p,
@@ -390,14 +433,14 @@ static void notrace rbtr_probe_sched_process_exec(void *data, struct task_struct
 	const char *name;
 	unsigned int n;
 
-	name = rbtr_tp_str_src(bprm->filename, off, &n);
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_sched_process_exec].type, off + n);
+	name = rbtr_tp_str_src(rbtr_tp_tr(data), bprm->filename, off, &n);
+	r = rbtr_tp_reserve(&buf, data, off + n);
 	if (!r)
 		return;
 	r->filename = rbtr_tp_put_str(r, off, name, n);
 	r->pid = p->pid;
 	r->old_pid = old_pid;
-	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_sched_process_exec].type, r, off + n);
+	rbtr_tp_commit(buf, data, r, off + n);
 }
 
 static void notrace rbtr_probe_sched_process_exit(void *data, struct task_struct *p)
@@ -405,13 +448,13 @@ static void notrace rbtr_probe_sched_process_exit(void *data, struct task_struct
 	struct rbt_buffer *buf;
 	struct rbtr_rec_sched_process_template *r;
 
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_sched_process_exit].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, data, sizeof(*r));
 	if (!r)
 		return;
 	memcpy(r->comm, p->comm, RBTR_COMM_LEN);
 	r->pid = p->pid;
 	r->prio = p->prio;
-	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_sched_process_exit].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, data, r, sizeof(*r));
 }
 
 /* ---- probes: irq ----------------------------------------------------------- */
@@ -424,15 +467,15 @@ static void notrace rbtr_probe_irq_handler_entry(void *data, int irq, struct irq
 	const char *name;
 	unsigned int n;
 
-	if (rbtr_dur_cpu_entry(RBTR_PAIR_IRQ, irq, 0, 0))
+	if (rbtr_dur_cpu_entry(data, RBTR_PAIR_IRQ, irq, 0, 0))
 		return;
-	name = rbtr_tp_str_src(action->name, off, &n);
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_irq_handler_entry].type, off + n);
+	name = rbtr_tp_str_src(rbtr_tp_tr(data), action->name, off, &n);
+	r = rbtr_tp_reserve(&buf, data, off + n);
 	if (!r)
 		return;
 	r->irq = irq;
 	r->name = rbtr_tp_put_str(r, off, name, n);
-	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_irq_handler_entry].type, r, off + n);
+	rbtr_tp_commit(buf, data, r, off + n);
 }
 
 static void notrace rbtr_write_irq_dur(int irq, struct irqaction *action, int ret,
@@ -444,8 +487,8 @@ static void notrace rbtr_write_irq_dur(int irq, struct irqaction *action, int re
 	const char *name;
 	unsigned int n;
 
-	name = rbtr_tp_str_src(action->name, off, &n);
-	r = rbtr_tp_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_IRQ], off + n);
+	name = rbtr_tp_str_src(&rbtr_global_trace, action->name, off, &n);
+	r = rbtr_tp_dur_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_IRQ], off + n);
 	if (!r)
 		return;
 	r->start = m->start;
@@ -453,7 +496,7 @@ static void notrace rbtr_write_irq_dur(int irq, struct irqaction *action, int re
 	r->irq = irq;
 	r->ret = ret;
 	r->name = rbtr_tp_put_str(r, off, name, n);
-	rbtr_tp_commit(buf, &rbtr_dur_types[RBTR_PAIR_IRQ], r, off + n);
+	rbtr_tp_dur_commit(buf, r);
 }
 
 static void notrace rbtr_probe_irq_handler_exit(void *data, int irq, struct irqaction *action,
@@ -463,7 +506,7 @@ static void notrace rbtr_probe_irq_handler_exit(void *data, int irq, struct irqa
 	struct rbtr_rec_irq_handler_exit *r;
 	struct rbtr_dur_match m;
 
-	switch (rbtr_dur_cpu_exit_hook(RBTR_PAIR_IRQ, irq, &m)) {
+	switch (rbtr_dur_cpu_exit_hook(data, RBTR_PAIR_IRQ, irq, &m)) {
 	case RBTR_DUR_OFF:
 		break;
 	case RBTR_DUR_KEEP:
@@ -472,31 +515,31 @@ static void notrace rbtr_probe_irq_handler_exit(void *data, int irq, struct irqa
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_irq_handler_exit].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, data, sizeof(*r));
 	if (!r)
 		return;
 	r->irq = irq;
 	r->ret = ret;
-	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_irq_handler_exit].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, data, r, sizeof(*r));
 }
 
-static __always_inline void rbtr_write_softirq(enum rbtr_tp_id id, unsigned int vec)
+static __always_inline void rbtr_write_softirq(struct rbtr_event_file *file, unsigned int vec)
 {
 	struct rbt_buffer *buf;
 	struct rbtr_rec_softirq *r;
 
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[id].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, file, sizeof(*r));
 	if (!r)
 		return;
 	r->vec = vec;
-	rbtr_tp_commit(buf, &rbtr_tp_events[id].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, file, r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_softirq_entry(void *data, unsigned int vec)
 {
-	if (rbtr_dur_cpu_entry(RBTR_PAIR_SOFTIRQ, vec, 0, 0))
+	if (rbtr_dur_cpu_entry(data, RBTR_PAIR_SOFTIRQ, vec, 0, 0))
 		return;
-	rbtr_write_softirq(RBTR_TP_softirq_entry, vec);
+	rbtr_write_softirq(data, vec);
 }
 
 static void notrace rbtr_probe_softirq_exit(void *data, unsigned int vec)
@@ -505,22 +548,23 @@ static void notrace rbtr_probe_softirq_exit(void *data, unsigned int vec)
 	struct rbtr_rec_softirq_duration *r;
 	struct rbtr_dur_match m;
 
-	switch (rbtr_dur_cpu_exit_hook(RBTR_PAIR_SOFTIRQ, vec, &m)) {
+	switch (rbtr_dur_cpu_exit_hook(data, RBTR_PAIR_SOFTIRQ, vec, &m)) {
 	case RBTR_DUR_OFF:
-		rbtr_write_softirq(RBTR_TP_softirq_exit, vec);
+		rbtr_write_softirq(data, vec);
 		return;
 	case RBTR_DUR_KEEP:
 		break;
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_SOFTIRQ], offsetofend(typeof(*r), vec));
+	r = rbtr_tp_dur_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_SOFTIRQ],
+				offsetofend(typeof(*r), vec));
 	if (!r)
 		return;
 	r->start = m.start;
 	r->duration = m.delta;
 	r->vec = vec;
-	rbtr_tp_commit(buf, &rbtr_dur_types[RBTR_PAIR_SOFTIRQ], r, offsetofend(typeof(*r), vec));
+	rbtr_tp_dur_commit(buf, r);
 }
 
 /* ---- probes: irq_vectors ----------------------------------------------------- */
@@ -530,11 +574,11 @@ static void notrace rbtr_probe_irq_work_exit(void *data, int vector)
 	struct rbt_buffer *buf;
 	struct rbtr_rec_irq_vector *r;
 
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_irq_work_exit].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, data, sizeof(*r));
 	if (!r)
 		return;
 	r->vector = vector;
-	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_irq_work_exit].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, data, r, sizeof(*r));
 }
 
 /* ---- probes: timer --------------------------------------------------------- */
@@ -545,16 +589,16 @@ static void notrace rbtr_probe_hrtimer_expire_entry(void *data, struct hrtimer *
 	struct rbt_buffer *buf;
 	struct rbtr_rec_hrtimer_expire_entry *r;
 
-	if (rbtr_dur_cpu_entry(RBTR_PAIR_HRTIMER, (unsigned long)hrtimer,
+	if (rbtr_dur_cpu_entry(data, RBTR_PAIR_HRTIMER, (unsigned long)hrtimer,
 			       (unsigned long)hrtimer->function, (unsigned long)*now))
 		return;
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_hrtimer_expire_entry].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, data, sizeof(*r));
 	if (!r)
 		return;
 	r->hrtimer = hrtimer;
 	r->now = *now;
 	r->function = hrtimer->function;
-	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_hrtimer_expire_entry].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, data, r, sizeof(*r));
 }
 
 static void notrace rbtr_write_hrtimer_dur(struct hrtimer *hrtimer, const struct rbtr_dur_match *m)
@@ -562,7 +606,7 @@ static void notrace rbtr_write_hrtimer_dur(struct hrtimer *hrtimer, const struct
 	struct rbt_buffer *buf;
 	struct rbtr_rec_hrtimer_expire_duration *r;
 
-	r = rbtr_tp_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_HRTIMER], sizeof(*r));
+	r = rbtr_tp_dur_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_HRTIMER], sizeof(*r));
 	if (!r)
 		return;
 	r->start = m->start;
@@ -570,7 +614,7 @@ static void notrace rbtr_write_hrtimer_dur(struct hrtimer *hrtimer, const struct
 	r->hrtimer = hrtimer;
 	r->function = (void *)m->data[0];
 	r->now = (s64)m->data[1];
-	rbtr_tp_commit(buf, &rbtr_dur_types[RBTR_PAIR_HRTIMER], r, sizeof(*r));
+	rbtr_tp_dur_commit(buf, r);
 }
 
 static void notrace rbtr_probe_hrtimer_expire_exit(void *data, struct hrtimer *hrtimer)
@@ -579,7 +623,7 @@ static void notrace rbtr_probe_hrtimer_expire_exit(void *data, struct hrtimer *h
 	struct rbtr_rec_hrtimer_class *r;
 	struct rbtr_dur_match m;
 
-	switch (rbtr_dur_cpu_exit_hook(RBTR_PAIR_HRTIMER, (unsigned long)hrtimer, &m)) {
+	switch (rbtr_dur_cpu_exit_hook(data, RBTR_PAIR_HRTIMER, (unsigned long)hrtimer, &m)) {
 	case RBTR_DUR_OFF:
 		break;
 	case RBTR_DUR_KEEP:
@@ -588,34 +632,34 @@ static void notrace rbtr_probe_hrtimer_expire_exit(void *data, struct hrtimer *h
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_hrtimer_expire_exit].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, data, sizeof(*r));
 	if (!r)
 		return;
 	r->hrtimer = hrtimer;
-	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_hrtimer_expire_exit].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, data, r, sizeof(*r));
 }
 
 /* ---- probes: workqueue ----------------------------------------------------- */
 
-static __always_inline void rbtr_write_work(enum rbtr_tp_id id, struct work_struct *work,
+static __always_inline void rbtr_write_work(struct rbtr_event_file *file, struct work_struct *work,
 					    work_func_t function)
 {
 	struct rbt_buffer *buf;
 	struct rbtr_rec_workqueue_execute *r;
 
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[id].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, file, sizeof(*r));
 	if (!r)
 		return;
 	r->work = work;
 	r->function = function;
-	rbtr_tp_commit(buf, &rbtr_tp_events[id].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, file, r, sizeof(*r));
 }
 
 static void notrace rbtr_probe_workqueue_execute_start(void *data, struct work_struct *work)
 {
-	if (rbtr_dur_task_entry(RBTR_PAIR_WORK, (unsigned long)work, NULL, 0))
+	if (rbtr_dur_task_entry(data, RBTR_PAIR_WORK, (unsigned long)work, NULL, 0))
 		return;
-	rbtr_write_work(RBTR_TP_workqueue_execute_start, work, work->func);
+	rbtr_write_work(data, work, work->func);
 }
 
 static void notrace rbtr_probe_workqueue_execute_end(void *data, struct work_struct *work,
@@ -625,23 +669,23 @@ static void notrace rbtr_probe_workqueue_execute_end(void *data, struct work_str
 	struct rbtr_rec_workqueue_execute_duration *r;
 	struct rbtr_dur_match m;
 
-	switch (rbtr_dur_task_exit_hook(RBTR_PAIR_WORK, (unsigned long)work, &m, 0)) {
+	switch (rbtr_dur_task_exit_hook(data, RBTR_PAIR_WORK, (unsigned long)work, &m, 0)) {
 	case RBTR_DUR_OFF:
-		rbtr_write_work(RBTR_TP_workqueue_execute_end, work, function);
+		rbtr_write_work(data, work, function);
 		return;
 	case RBTR_DUR_KEEP:
 		break;
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_WORK], sizeof(*r));
+	r = rbtr_tp_dur_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_WORK], sizeof(*r));
 	if (!r)
 		return;
 	r->start = m.start;
 	r->duration = m.delta;
 	r->work = work;
 	r->function = function;
-	rbtr_tp_commit(buf, &rbtr_dur_types[RBTR_PAIR_WORK], r, sizeof(*r));
+	rbtr_tp_dur_commit(buf, r);
 }
 
 /* ---- probes: raw_syscalls -------------------------------------------------- */
@@ -662,14 +706,14 @@ static void notrace rbtr_probe_sys_enter(void *data, struct pt_regs *regs, long 
 	BUILD_BUG_ON(ARRAY_SIZE(e) > RBTR_DUR_DATA);
 	e[RBTR_SYS_ID] = id;
 	syscall_get_arguments(current, regs, &e[RBTR_SYS_ARGS]);
-	if (rbtr_dur_task_entry(RBTR_PAIR_SYSCALL, 0, e, ARRAY_SIZE(e)))
+	if (rbtr_dur_task_entry(data, RBTR_PAIR_SYSCALL, 0, e, ARRAY_SIZE(e)))
 		return;
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_sys_enter].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, data, sizeof(*r));
 	if (!r)
 		return;
 	r->id = id;
 	memcpy(r->args, &e[RBTR_SYS_ARGS], sizeof(r->args));
-	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_sys_enter].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, data, r, sizeof(*r));
 }
 
 /* The syscall's number and arguments as sys_enter saw them. */
@@ -678,7 +722,7 @@ static void notrace rbtr_write_sys_dur(long ret, const struct rbtr_dur_match *m)
 	struct rbt_buffer *buf;
 	struct rbtr_rec_sys_duration *r;
 
-	r = rbtr_tp_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_SYSCALL], sizeof(*r));
+	r = rbtr_tp_dur_reserve(&buf, &rbtr_dur_types[RBTR_PAIR_SYSCALL], sizeof(*r));
 	if (!r)
 		return;
 	r->start = m->start;
@@ -686,7 +730,7 @@ static void notrace rbtr_write_sys_dur(long ret, const struct rbtr_dur_match *m)
 	r->id = m->data[RBTR_SYS_ID];
 	memcpy(r->args, &m->data[RBTR_SYS_ARGS], sizeof(r->args));
 	r->ret = ret;
-	rbtr_tp_commit(buf, &rbtr_dur_types[RBTR_PAIR_SYSCALL], r, sizeof(*r));
+	rbtr_tp_dur_commit(buf, r);
 }
 
 static void notrace rbtr_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
@@ -695,7 +739,7 @@ static void notrace rbtr_probe_sys_exit(void *data, struct pt_regs *regs, long r
 	struct rbtr_rec_sys_exit *r;
 	struct rbtr_dur_match m;
 
-	switch (rbtr_dur_task_exit_hook(RBTR_PAIR_SYSCALL, 0, &m, RBTR_SYS_ARGS + 6)) {
+	switch (rbtr_dur_task_exit_hook(data, RBTR_PAIR_SYSCALL, 0, &m, RBTR_SYS_ARGS + 6)) {
 	case RBTR_DUR_OFF:
 		break;
 	case RBTR_DUR_KEEP:
@@ -704,39 +748,44 @@ static void notrace rbtr_probe_sys_exit(void *data, struct pt_regs *regs, long r
 	default:
 		return;
 	}
-	r = rbtr_tp_reserve(&buf, &rbtr_tp_events[RBTR_TP_sys_exit].type, sizeof(*r));
+	r = rbtr_tp_reserve(&buf, data, sizeof(*r));
 	if (!r)
 		return;
 	r->id = syscall_get_nr(current, regs);
 	r->ret = ret;
-	rbtr_tp_commit(buf, &rbtr_tp_events[RBTR_TP_sys_exit].type, r, sizeof(*r));
+	rbtr_tp_commit(buf, data, r, sizeof(*r));
 }
 
 /* ---- registration ----------------------------------------------------------- */
 
-static int rbtr_tp_reg(struct rbtr_event_type *type)
+/*
+ * One probe per tracer that enables the event, its file as data: the
+ * kernel keeps (probe, data) pairs, so that the same probe comes once per
+ * tracer. The duration filter follows the top tracer's only.
+ */
+static int rbtr_tp_reg(struct rbtr_event_file *file)
 {
-	struct rbtr_tp_event *ev = container_of(type, struct rbtr_tp_event, type);
+	struct rbtr_tp_event *ev = container_of(file->type, struct rbtr_tp_event, type);
 	int ret;
 
-	ret = tracepoint_probe_register(ev->tp, ev->probe, NULL);
+	ret = tracepoint_probe_register(ev->tp, ev->probe, file);
 	if (ret)
 		return ret;
-	if (ev->pair >= 0)
+	if (ev->pair >= 0 && rbtr_dur_on(file))
 		rbtr_dur_pair_set(ev->pair, ev->is_exit, true);
 	return 0;
 }
 
-static void rbtr_tp_unreg(struct rbtr_event_type *type)
+static void rbtr_tp_unreg(struct rbtr_event_file *file)
 {
-	struct rbtr_tp_event *ev = container_of(type, struct rbtr_tp_event, type);
+	struct rbtr_tp_event *ev = container_of(file->type, struct rbtr_tp_event, type);
 	int ret;
 
-	if (ev->pair >= 0)
+	if (ev->pair >= 0 && rbtr_dur_on(file))
 		rbtr_dur_pair_set(ev->pair, ev->is_exit, false);
-	ret = tracepoint_probe_unregister(ev->tp, ev->probe, NULL);
+	ret = tracepoint_probe_unregister(ev->tp, ev->probe, file);
 	if (ret)
-		pr_warn("rbtrace: %s: cannot unregister the probe (%d)\n", type->name, ret);
+		pr_warn("rbtrace: %s: cannot unregister the probe (%d)\n", file->type->name, ret);
 }
 
 /* The probes of the events of tp_events.h, in its order. */

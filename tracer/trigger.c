@@ -115,7 +115,10 @@ static const struct rbtr_trigger_cmd rbtr_trigger_cmds[RBTR_NR_CMDS] = {
  * @cmd: its command
  * @count: times it may still fire, or RBTR_TRIGGER_UNLIMITED
  * @filter: its "if" condition, or NULL
- * @target: the event enable_event/disable_event switches (held in soft mode)
+ * @target: the event enable_event/disable_event switches, in the same
+ *          tracer (held in soft mode)
+ * @tr: the tracer of its event, whose snapshot a snapshot trigger holds
+ *      (rbtr_snapshot_get()) until it is freed
  */
 struct rbtr_trigger {
 	struct list_head		list;
@@ -123,7 +126,8 @@ struct rbtr_trigger {
 	const struct rbtr_trigger_cmd	*cmd;
 	atomic_long_t			count;
 	struct rbtr_filter		*filter;
-	struct rbtr_event_type		*target;
+	struct rbtr_event_file		*target;
+	struct rbtr_trace		*tr;
 };
 
 /*
@@ -166,7 +170,8 @@ static unsigned int notrace rbtr_trigger_ctx(void)
  * as ftrace's count functions do. Two contexts may both see the old state
  * and both take a count for one change: ftrace's counts race the same way.
  */
-static void notrace rbtr_trigger_fire(struct rbtr_trigger *t, struct rbt_buffer *buffer)
+static void notrace rbtr_trigger_fire(struct rbtr_trigger *t, struct rbt_buffer *buffer,
+				      struct rbtr_event_file *file)
 {
 	bool off;
 
@@ -182,7 +187,7 @@ static void notrace rbtr_trigger_fire(struct rbtr_trigger *t, struct rbt_buffer 
 	case RBTR_CMD_SNAPSHOT:
 		/* -EBUSY (another swap, a mapping) or -ENODEV (echo 0 > snapshot): none. */
 		if (rbtr_trigger_take(t))
-			rbtr_snapshot_take(&rbtr_global_trace);
+			rbtr_snapshot_take(file->tr);
 		break;
 	case RBTR_CMD_STACKTRACE:
 		if (rbtr_trigger_take(t))
@@ -202,9 +207,9 @@ static void notrace rbtr_trigger_fire(struct rbtr_trigger *t, struct rbt_buffer 
 }
 
 /**
- * rbtr_triggers_call - run the triggers of @type for one hit
- * @buffer: the buffer the event is recorded into
- * @type: the event
+ * rbtr_triggers_call - run the triggers of @file for one hit
+ * @buffer: the buffer the event is recorded into (@file->tr's live one)
+ * @file: the event in its tracer
  * @rec: the written record, or NULL before the reservation (no trigger
  *       has a condition or runs after the record)
  * @size: the size of @rec
@@ -215,15 +220,15 @@ static void notrace rbtr_trigger_fire(struct rbtr_trigger *t, struct rbt_buffer 
  * bits; 0 for none.
  */
 unsigned long notrace rbtr_triggers_call(struct rbt_buffer *buffer,
-					 const struct rbtr_event_type *type,
+					 struct rbtr_event_file *file,
 					 void *rec, unsigned int size)
 {
 	struct rbtr_trigger *t;
 	unsigned long post = 0;
 
-	list_for_each_entry_rcu(t, &type->triggers, list) {
+	list_for_each_entry_rcu(t, &file->triggers, list) {
 		if (!rec) {
-			rbtr_trigger_fire(t, buffer);
+			rbtr_trigger_fire(t, buffer, file);
 			continue;
 		}
 		if (t->filter && !rbtr_filter_match(t->filter, rec, size))
@@ -232,7 +237,7 @@ unsigned long notrace rbtr_triggers_call(struct rbt_buffer *buffer,
 			post |= BIT(t->cmd->class);
 			continue;
 		}
-		rbtr_trigger_fire(t, buffer);
+		rbtr_trigger_fire(t, buffer, file);
 	}
 	return post;
 }
@@ -240,19 +245,19 @@ unsigned long notrace rbtr_triggers_call(struct rbt_buffer *buffer,
 /**
  * rbtr_triggers_post - run the triggers rbtr_triggers_call() left for after the commit
  * @buffer: the buffer the event was recorded into
- * @type: the event
+ * @file: the event in its tracer
  * @post: what rbtr_triggers_call() returned
  *
  * Any context, preemption disabled.
  */
-void notrace rbtr_triggers_post(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+void notrace rbtr_triggers_post(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 				unsigned long post)
 {
 	struct rbtr_trigger *t;
 
-	list_for_each_entry_rcu(t, &type->triggers, list)
+	list_for_each_entry_rcu(t, &file->triggers, list)
 		if (post & BIT(t->cmd->class))
-			rbtr_trigger_fire(t, buffer);
+			rbtr_trigger_fire(t, buffer, file);
 }
 
 /*
@@ -273,41 +278,41 @@ static int rbtr_trigger_filter_parse(const struct rbtr_event_type *type, const c
 
 /* ---- changing the triggers (under rbtr_events_lock()) ------------------- */
 
-/* The bits of @type's condition word its triggers need, as ftrace's update_cond_flag(). */
-static void rbtr_triggers_update_cond(struct rbtr_event_type *type)
+/* The bits of @file's condition word its triggers need, as ftrace's update_cond_flag(). */
+static void rbtr_triggers_update_cond(struct rbtr_event_file *file)
 {
 	unsigned long set = 0, all = RBTR_EVC_TRIGGER | RBTR_EVC_TRIGGER_COND;
 	struct rbtr_trigger *t;
 
-	list_for_each_entry(t, &type->triggers, list) {
+	list_for_each_entry(t, &file->triggers, list) {
 		set |= RBTR_EVC_TRIGGER;
 		if (t->filter || t->cmd->post)
 			set |= RBTR_EVC_TRIGGER_COND;
 	}
-	rbtr_event_cond_update(type, set, all & ~set);
+	rbtr_event_cond_update(file, set, all & ~set);
 }
 
 /*
- * Take @t off its event @type and drop its hold on its target; it goes on
+ * Take @t off its event @file and drop its hold on its target; it goes on
  * @gone, to be freed by rbtr_triggers_free() after a grace period (a hit
  * may still be walking past it).
  */
-static void rbtr_trigger_detach(struct rbtr_event_type *type, struct rbtr_trigger *t,
+static void rbtr_trigger_detach(struct rbtr_event_file *file, struct rbtr_trigger *t,
 				struct list_head *gone)
 {
 	list_del_rcu(&t->list);
-	rbtr_triggers_update_cond(type);
+	rbtr_triggers_update_cond(file);
 	if (t->target)
 		rbtr_event_soft_put(t->target);
-	if (list_empty(&type->triggers))
-		rbtr_event_soft_put(type);
+	if (list_empty(&file->triggers))
+		rbtr_event_soft_put(file);
 	list_add_tail(&t->gone, gone);
 }
 
 static void rbtr_trigger_free(struct rbtr_trigger *t)
 {
 	if (t->cmd == &rbtr_trigger_cmds[RBTR_CMD_SNAPSHOT])
-		rbtr_snapshot_put(&rbtr_global_trace);
+		rbtr_snapshot_put(t->tr);
 	rbtr_filter_free(t->filter);
 	kfree(t);
 }
@@ -324,50 +329,50 @@ static void rbtr_triggers_free(struct list_head *gone)
 		rbtr_trigger_free(t);
 }
 
-/* The trigger of @type in @cmd's class (and with @target), as ftrace matches them. */
-static struct rbtr_trigger *rbtr_trigger_find(struct rbtr_event_type *type,
+/* The trigger of @file in @cmd's class (and with @target), as ftrace matches them. */
+static struct rbtr_trigger *rbtr_trigger_find(struct rbtr_event_file *file,
 					      const struct rbtr_trigger_cmd *cmd,
-					      const struct rbtr_event_type *target)
+					      const struct rbtr_event_file *target)
 {
 	struct rbtr_trigger *t;
 
-	list_for_each_entry(t, &type->triggers, list)
+	list_for_each_entry(t, &file->triggers, list)
 		if (t->cmd->class == cmd->class && t->target == target)
 			return t;
 	return NULL;
 }
 
-/* The type rbtr_triggers_event_gone() removes; under rbtr_events_lock(). */
-static struct rbtr_event_type *gone_target;
+/* The file rbtr_triggers_file_gone() removes; under rbtr_events_lock(). */
+static struct rbtr_event_file *gone_target;
 
 /* Another event's enable_event on gone_target: a trigger left without its target. */
-static int rbtr_triggers_target_gone(struct rbtr_event_type *type, void *gone)
+static int rbtr_triggers_target_gone(struct rbtr_event_file *file, void *gone)
 {
 	struct rbtr_trigger *t, *tmp;
 
-	list_for_each_entry_safe(t, tmp, &type->triggers, list)
+	list_for_each_entry_safe(t, tmp, &file->triggers, list)
 		if (t->target == gone_target)
-			rbtr_trigger_detach(type, t, gone);
+			rbtr_trigger_detach(file, t, gone);
 	return 0;
 }
 
 /**
- * rbtr_triggers_event_gone - @type is being unregistered: remove its
- * triggers, and the triggers of other events that switch it
- * @type: the type
+ * rbtr_triggers_file_gone - @file is being removed: remove its triggers,
+ * and the triggers of the other events of its tracer that switch it
+ * @file: the file, still on its tracer's list
  *
- * Under rbtr_events_lock(), from rbtr_event_unregister(); waits for a
- * grace period when it removed anything.
+ * Under rbtr_events_lock(), from the removal of a type or of a tracer
+ * (event_file.c); waits for a grace period when it removed anything.
  */
-void rbtr_triggers_event_gone(struct rbtr_event_type *type)
+void rbtr_triggers_file_gone(struct rbtr_event_file *file)
 {
-	struct rbtr_trigger *tr, *tmp;
+	struct rbtr_trigger *t, *tmp;
 	LIST_HEAD(gone);
 
-	list_for_each_entry_safe(tr, tmp, &type->triggers, list)
-		rbtr_trigger_detach(type, tr, &gone);
-	gone_target = type;
-	rbtr_event_for_each(rbtr_triggers_target_gone, &gone);
+	list_for_each_entry_safe(t, tmp, &file->triggers, list)
+		rbtr_trigger_detach(file, t, &gone);
+	gone_target = file;
+	rbtr_event_file_for_each(file->tr, rbtr_triggers_target_gone, &gone);
 	gone_target = NULL;
 	rbtr_triggers_free(&gone);
 }
@@ -474,20 +479,20 @@ static int rbtr_trigger_parse_filter(const struct rbtr_event_type *type, char *t
 	return rbtr_trigger_filter_parse(type, text, filter);
 }
 
-/* Add the trigger of @req to @type, under rbtr_events_lock(). */
-static int rbtr_trigger_add(struct rbtr_event_type *type, const struct rbtr_trigger_req *req,
-			    struct rbtr_event_type *target, struct rbtr_filter *filter)
+/* Add the trigger of @req to @file, under rbtr_events_lock(). */
+static int rbtr_trigger_add(struct rbtr_event_file *file, const struct rbtr_trigger_req *req,
+			    struct rbtr_event_file *target, struct rbtr_filter *filter)
 {
 	struct rbtr_trigger *t;
 	int ret;
 
-	if (rbtr_trigger_find(type, req->cmd, target))
+	if (rbtr_trigger_find(file, req->cmd, target))
 		return -EEXIST;
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
 	/* The first trigger holds its own event too, so that hits come while it is off. */
-	ret = list_empty(&type->triggers) ? rbtr_event_soft_get(type) : 0;
+	ret = list_empty(&file->triggers) ? rbtr_event_soft_get(file) : 0;
 	if (ret)
 		goto free;
 	ret = target ? rbtr_event_soft_get(target) : 0;
@@ -496,27 +501,29 @@ static int rbtr_trigger_add(struct rbtr_event_type *type, const struct rbtr_trig
 	t->cmd = req->cmd;
 	t->target = target;
 	t->filter = filter;
+	t->tr = file->tr;
 	atomic_long_set(&t->count, req->count);
 	/* Complete before it is visible: list_add_rcu() is a release. Newest first, as ftrace. */
-	list_add_rcu(&t->list, &type->triggers);
-	rbtr_triggers_update_cond(type);
+	list_add_rcu(&t->list, &file->triggers);
+	rbtr_triggers_update_cond(file);
 	return 0;
 put:
-	if (list_empty(&type->triggers))
-		rbtr_event_soft_put(type);
+	if (list_empty(&file->triggers))
+		rbtr_event_soft_put(file);
 free:
 	kfree(t);
 	return ret;
 }
 
 /*
- * Apply one write to @type: all or nothing. The target is looked up, and
- * @type checked to be still registered (its file may be written while it
- * is being removed), under the registry lock.
+ * Apply one write to @file: all or nothing. The target is looked up in
+ * the same tracer (as ftrace's), and @file checked to be still live (it
+ * may be written while it is being removed), under the registry lock.
  */
-static int rbtr_trigger_apply(struct rbtr_event_type *type, char *buf)
+static int rbtr_trigger_apply(struct rbtr_event_file *file, char *buf)
 {
-	struct rbtr_event_type *target = NULL;
+	struct rbtr_event_type *type = file->type;
+	struct rbtr_event_file *target = NULL;
 	struct rbtr_filter *filter = NULL;
 	struct rbtr_trigger_req req;
 	struct rbtr_trigger *t;
@@ -533,38 +540,38 @@ static int rbtr_trigger_apply(struct rbtr_event_type *type, char *buf)
 	 * lock: the snapshot's allocation takes the tracer's files_mutex.
 	 */
 	if (!req.remove && req.cmd == &rbtr_trigger_cmds[RBTR_CMD_SNAPSHOT]) {
-		ret = rbtr_snapshot_get(&rbtr_global_trace);
+		ret = rbtr_snapshot_get(file->tr);
 		if (ret)
 			return ret;
 	}
 	rbtr_events_lock();
 	ret = -ENODEV;
-	if (rbtr_event_lookup(type->system, type->name) != type)
+	if (!rbtr_event_file_live(file))
 		goto out;
 	ret = -EINVAL;
 	if (req.cmd->target) {
-		target = rbtr_event_lookup(req.system, req.event);
-		if (!target || rbtr_event_is_ftrace(target))
+		target = rbtr_event_file_lookup(file->tr, req.system, req.event);
+		if (!target || rbtr_event_is_ftrace(target->type))
 			goto out;
 	}
 	if (req.remove) {
-		t = rbtr_trigger_find(type, req.cmd, target);
+		t = rbtr_trigger_find(file, req.cmd, target);
 		if (t)
-			rbtr_trigger_detach(type, t, &gone);
+			rbtr_trigger_detach(file, t, &gone);
 		ret = 0;
 		goto out;
 	}
 	ret = rbtr_trigger_parse_filter(type, req.filter, &filter);
 	if (ret)
 		goto out;
-	ret = rbtr_trigger_add(type, &req, target, filter);
+	ret = rbtr_trigger_add(file, &req, target, filter);
 	if (ret)
 		rbtr_filter_free(filter);
 out:
 	rbtr_events_unlock();
 	rbtr_triggers_free(&gone);
 	if (ret && !req.remove && req.cmd == &rbtr_trigger_cmds[RBTR_CMD_SNAPSHOT])
-		rbtr_snapshot_put(&rbtr_global_trace);
+		rbtr_snapshot_put(file->tr);
 	return ret;
 }
 
@@ -574,7 +581,7 @@ static void rbtr_trigger_print(struct seq_file *m, const struct rbtr_trigger *t)
 
 	seq_puts(m, t->cmd->name);
 	if (t->target)
-		seq_printf(m, ":%s:%s", t->target->system, t->target->name);
+		seq_printf(m, ":%s:%s", t->target->type->system, t->target->type->name);
 	if (count == RBTR_TRIGGER_UNLIMITED)
 		seq_puts(m, ":unlimited");
 	else
@@ -586,14 +593,14 @@ static void rbtr_trigger_print(struct seq_file *m, const struct rbtr_trigger *t)
 
 static int rbtr_trigger_show(struct seq_file *m, void *v)
 {
-	struct rbtr_event_type *type = m->private;
+	struct rbtr_event_file *file = m->private;
 	struct rbtr_trigger *t;
 	unsigned int i;
 
 	rbtr_events_lock();
-	list_for_each_entry(t, &type->triggers, list)
+	list_for_each_entry(t, &file->triggers, list)
 		rbtr_trigger_print(m, t);
-	if (list_empty(&type->triggers)) {
+	if (list_empty(&file->triggers)) {
 		seq_puts(m, "# Available triggers:\n#");
 		for (i = 0; i < RBTR_NR_CMDS; i++)
 			seq_printf(m, " %s", rbtr_trigger_cmds[i].name);
@@ -621,7 +628,7 @@ static int rbtr_trigger_open(struct inode *inode, struct file *file)
 static ssize_t rbtr_trigger_write(struct file *file, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
-	struct rbtr_event_type *type = file_inode(file)->i_private;
+	struct rbtr_event_file *ef = file_inode(file)->i_private;
 	char *buf;
 	int ret;
 
@@ -633,11 +640,11 @@ static ssize_t rbtr_trigger_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	/* One command a write, its white space trimmed, as ftrace's. */
-	ret = rbtr_trigger_apply(type, strim(buf));
+	ret = rbtr_trigger_apply(ef, strim(buf));
 	kfree(buf);
 	if (ret) {
 		pr_warn_ratelimited("rbtrace: %s:%s: trigger refused (%d)\n",
-				    type->system, type->name, ret);
+				    ef->type->system, ef->type->name, ret);
 		return ret;
 	}
 	*ppos += cnt;

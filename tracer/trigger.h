@@ -10,15 +10,15 @@
 #include <linux/types.h>
 
 struct rbt_buffer;
-struct rbtr_event_type;
+struct rbtr_event_file;
 
-unsigned long rbtr_triggers_call(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+unsigned long rbtr_triggers_call(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 				 void *rec, unsigned int size);
-void rbtr_triggers_post(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
+void rbtr_triggers_post(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 			unsigned long post);
-void rbtr_triggers_event_gone(struct rbtr_event_type *type);
+void rbtr_triggers_file_gone(struct rbtr_event_file *file);
 
-/* events/<sys>/<event>/trigger (events_fs.c creates it; i_private: the type) */
+/* events/<sys>/<event>/trigger (events_fs.c creates it; i_private: the file) */
 extern const struct file_operations rbtr_trigger_fops;
 
 #endif /* _RBTR_TRIGGER_H */
