@@ -80,7 +80,7 @@ RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_id);
  */
 static int rbtr_enable_show(struct seq_file *m, void *v)
 {
-	struct rbtr_event_file *file = m->private;
+	struct rbtr_event_file *file = rbtr_seq_data(m);
 	unsigned long cond;
 	bool on, soft;
 
@@ -95,11 +95,9 @@ static int rbtr_enable_show(struct seq_file *m, void *v)
 
 static int rbtr_enable_open(struct inode *inode, struct file *file)
 {
-	int ret = rbtr_check_open();
+	struct rbtr_event_file *ef = inode->i_private;
 
-	if (ret)
-		return ret;
-	return single_open(file, rbtr_enable_show, inode->i_private);
+	return rbtr_single_open_tr(file, ef->tr, rbtr_enable_show, ef);
 }
 
 static ssize_t rbtr_enable_write(struct file *file, const char __user *ubuf,
@@ -124,7 +122,7 @@ static const struct file_operations rbtr_enable_fops = {
 	.read		= seq_read,
 	.write		= rbtr_enable_write,
 	.llseek		= seq_lseek,
-	.release	= single_release,
+	.release	= rbtr_single_release_tr,
 };
 
 /*
@@ -154,7 +152,7 @@ static char *rbtr_filter_copy(const char __user *ubuf, size_t cnt, char **text)
 
 static int rbtr_filter_show(struct seq_file *m, void *v)
 {
-	struct rbtr_event_file *file = m->private;
+	struct rbtr_event_file *file = rbtr_seq_data(m);
 	struct rbtr_filter *f;
 
 	rbtr_events_lock();
@@ -166,11 +164,9 @@ static int rbtr_filter_show(struct seq_file *m, void *v)
 
 static int rbtr_filter_open(struct inode *inode, struct file *file)
 {
-	int ret = rbtr_check_open();
+	struct rbtr_event_file *ef = inode->i_private;
 
-	if (ret)
-		return ret;
-	return single_open(file, rbtr_filter_show, inode->i_private);
+	return rbtr_single_open_tr(file, ef->tr, rbtr_filter_show, ef);
 }
 
 static ssize_t rbtr_filter_write(struct file *file, const char __user *ubuf,
@@ -197,13 +193,13 @@ static const struct file_operations rbtr_filter_fops = {
 	.read		= seq_read,
 	.write		= rbtr_filter_write,
 	.llseek		= seq_lseek,
-	.release	= single_release,
+	.release	= rbtr_single_release_tr,
 };
 
 /* events/<system>/filter: i_private is the system; its text under rbtr_events_lock(). */
 static int rbtr_sys_filter_show(struct seq_file *m, void *v)
 {
-	struct rbtr_event_system *sys = m->private;
+	struct rbtr_event_system *sys = rbtr_seq_data(m);
 
 	rbtr_events_lock();
 	seq_printf(m, "%s\n", sys->filter_text ? sys->filter_text : "none");
@@ -213,11 +209,9 @@ static int rbtr_sys_filter_show(struct seq_file *m, void *v)
 
 static int rbtr_sys_filter_open(struct inode *inode, struct file *file)
 {
-	int ret = rbtr_check_open();
+	struct rbtr_event_system *sys = inode->i_private;
 
-	if (ret)
-		return ret;
-	return single_open(file, rbtr_sys_filter_show, inode->i_private);
+	return rbtr_single_open_tr(file, sys->tr, rbtr_sys_filter_show, sys);
 }
 
 static ssize_t rbtr_sys_filter_write(struct file *file, const char __user *ubuf,
@@ -257,7 +251,7 @@ static const struct file_operations rbtr_sys_filter_fops = {
 	.read		= seq_read,
 	.write		= rbtr_sys_filter_write,
 	.llseek		= seq_lseek,
-	.release	= single_release,
+	.release	= rbtr_single_release_tr,
 };
 
 /*
@@ -326,7 +320,7 @@ static const struct file_operations rbtr_error_log_fops = {
  */
 static int rbtr_group_enable_show(struct seq_file *m, void *v)
 {
-	struct rbtr_event_system *sys = m->private;
+	struct rbtr_event_system *sys = rbtr_seq_data(m);
 	struct rbtr_event_match match = { .system = sys->name };
 
 	seq_printf(m, "%c\n", rbtr_event_state(sys->tr, &match));
@@ -335,11 +329,9 @@ static int rbtr_group_enable_show(struct seq_file *m, void *v)
 
 static int rbtr_group_enable_open(struct inode *inode, struct file *file)
 {
-	int ret = rbtr_check_open();
+	struct rbtr_event_system *sys = inode->i_private;
 
-	if (ret)
-		return ret;
-	return single_open(file, rbtr_group_enable_show, inode->i_private);
+	return rbtr_single_open_tr(file, sys->tr, rbtr_group_enable_show, sys);
 }
 
 static ssize_t rbtr_group_enable_write(struct file *file, const char __user *ubuf,
@@ -372,7 +364,7 @@ static const struct file_operations rbtr_group_enable_fops = {
 	.read		= seq_read,
 	.write		= rbtr_group_enable_write,
 	.llseek		= seq_lseek,
-	.release	= single_release,
+	.release	= rbtr_single_release_tr,
 };
 
 /*
@@ -428,9 +420,15 @@ static int rbtr_set_event_open(struct inode *inode, struct file *file)
 
 	if (ret)
 		return ret;
+	/* Held while open: rmdir of the instance is refused (-EBUSY). */
+	ret = rbtr_trace_get(inode->i_private);
+	if (ret)
+		return ret;
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
-	if (!st)
+	if (!st) {
+		rbtr_trace_put(inode->i_private);
 		return -ENOMEM;
+	}
 	st->tr = inode->i_private;
 	st->truncate = (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC);
 	if (!(file->f_mode & FMODE_READ)) {
@@ -438,8 +436,10 @@ static int rbtr_set_event_open(struct inode *inode, struct file *file)
 		return 0;
 	}
 	ret = single_open(file, rbtr_set_event_show, st);
-	if (ret)
+	if (ret) {
 		kfree(st);
+		rbtr_trace_put(inode->i_private);
+	}
 	return ret;
 }
 
@@ -448,11 +448,14 @@ static int rbtr_set_event_release(struct inode *inode, struct file *file)
 	struct rbtr_set_event_file *st = rbtr_set_event_state(file);
 
 	/* ": > set_event": truncated, nothing written. */
+	struct rbtr_trace *tr = st->tr;
+
 	if (st->truncate && !st->written)
-		rbtr_event_disable_all(st->tr);
+		rbtr_event_disable_all(tr);
 	kfree(st);
 	if (file->f_mode & FMODE_READ)
-		return single_release(inode, file);
+		single_release(inode, file);
+	rbtr_trace_put(tr);
 	return 0;
 }
 

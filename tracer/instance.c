@@ -30,9 +30,11 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <rbtrace/rbtrace.h>
+#include "events.h"
 #include "trace.h"
 
 /**
@@ -83,31 +85,21 @@ void rbtr_instances_defaults(unsigned long size, unsigned int flags,
 	rbtr_inst_order = subbuf_order;
 }
 
-/**
- * rbtr_instance_events_add - the join point of an instance's events/
- * @tr: the new instance, its files made
- *
- * Where the instance's events directory and set_event will be made when
- * the events have their per-tracer state; nothing yet. Called last of
- * mkdir, under rbtr_instances_mutex, before any file of @tr can be
- * opened. A failure undoes the instance.
- *
- * Return: 0 or a negative errno.
+/*
+ * An instance's events/ and set_event (event_file.c): made last of mkdir,
+ * under rbtr_instances_mutex, before any file of @tr can be opened (a
+ * failure undoes the instance); removed first of rmdir's removal, not
+ * under the mutex (it waits for the events files' operations in flight),
+ * after which no event of @tr is recorded.
  */
 static int rbtr_instance_events_add(struct rbtr_trace *tr)
 {
-	return 0;
+	return rbtr_events_instance_add(tr, tr->dir);
 }
 
-/**
- * rbtr_instance_events_remove - undo rbtr_instance_events_add()
- * @tr: the instance, dead, no file of it open, its files still there
- *
- * Called first of rmdir's removal, before the instance's files go: no
- * event of @tr may be recorded after it returns.
- */
 static void rbtr_instance_events_remove(struct rbtr_trace *tr)
 {
+	rbtr_events_instance_remove(tr);
 }
 
 /* Under rbtr_instances_mutex. */
@@ -208,6 +200,84 @@ int rbtr_open_tr_nonseekable(struct inode *inode, struct file *file)
 int rbtr_release_tr(struct inode *inode, struct file *file)
 {
 	rbtr_trace_put(rbtr_file_trace(inode));
+	return 0;
+}
+
+/*
+ * What a seq_file opened by rbtr_single_open_tr() keeps: the object it
+ * shows and the tracer it holds. The tracer is kept here because the
+ * object (an event's file) may be freed before the release, when its
+ * event goes away with a module: the release must not look at it.
+ */
+struct rbtr_seq_tr {
+	void			*data;
+	struct rbtr_trace	*tr;
+};
+
+/**
+ * rbtr_single_open_tr - single_open() for a file of a tracer's events/
+ * @file: the file
+ * @tr: the tracer it belongs to, held until rbtr_single_release_tr()
+ * @show: as single_open()'s; it finds @data with rbtr_seq_data()
+ * @data: what @show shows
+ *
+ * As tracefs's tracing_open_file_tr(): rmdir of an instance is refused
+ * with -EBUSY while one of its events files is open.
+ *
+ * Return: 0, the refusal of rbtr_check_open() or rbtr_trace_get(), or
+ * -ENOMEM.
+ */
+int rbtr_single_open_tr(struct file *file, struct rbtr_trace *tr,
+			int (*show)(struct seq_file *, void *), void *data)
+{
+	struct rbtr_seq_tr *st;
+	int ret = rbtr_check_open();
+
+	if (ret)
+		return ret;
+	ret = rbtr_trace_get(tr);
+	if (ret)
+		return ret;
+	st = kmalloc(sizeof(*st), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (st) {
+		st->data = data;
+		st->tr = tr;
+		ret = single_open(file, show, st);
+		if (ret)
+			kfree(st);
+	}
+	if (ret)
+		rbtr_trace_put(tr);
+	return ret;
+}
+
+/**
+ * rbtr_seq_data - the object a seq_file of rbtr_single_open_tr() shows
+ * @m: the seq_file
+ *
+ * Return: the @data given to rbtr_single_open_tr().
+ */
+void *rbtr_seq_data(struct seq_file *m)
+{
+	return ((struct rbtr_seq_tr *)m->private)->data;
+}
+
+/**
+ * rbtr_single_release_tr - the release of rbtr_single_open_tr()'s files
+ * @inode: its inode
+ * @file: the file
+ *
+ * Return: 0.
+ */
+int rbtr_single_release_tr(struct inode *inode, struct file *file)
+{
+	struct rbtr_seq_tr *st = ((struct seq_file *)file->private_data)->private;
+	struct rbtr_trace *tr = st->tr;
+
+	kfree(st);
+	single_release(inode, file);
+	rbtr_trace_put(tr);
 	return 0;
 }
 

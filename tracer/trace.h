@@ -110,6 +110,10 @@ void rbtr_trace_put(struct rbtr_trace *tr);
 int rbtr_open_tr(struct inode *inode, struct file *file);
 int rbtr_open_tr_nonseekable(struct inode *inode, struct file *file);
 int rbtr_release_tr(struct inode *inode, struct file *file);
+int rbtr_single_open_tr(struct file *file, struct rbtr_trace *tr,
+			int (*show)(struct seq_file *, void *), void *data);
+void *rbtr_seq_data(struct seq_file *m);
+int rbtr_single_release_tr(struct inode *inode, struct file *file);
 
 /* Instances: instances/NAME, a tracer of its own (instance.c) */
 void rbtr_instances_defaults(unsigned long size, unsigned int flags,

@@ -593,7 +593,7 @@ static void rbtr_trigger_print(struct seq_file *m, const struct rbtr_trigger *t)
 
 static int rbtr_trigger_show(struct seq_file *m, void *v)
 {
-	struct rbtr_event_file *file = m->private;
+	struct rbtr_event_file *file = rbtr_seq_data(m);
 	struct rbtr_trigger *t;
 	unsigned int i;
 
@@ -612,17 +612,29 @@ static int rbtr_trigger_show(struct seq_file *m, void *v)
 
 static int rbtr_trigger_open(struct inode *inode, struct file *file)
 {
-	int ret = rbtr_check_open();
+	struct rbtr_event_file *ef = inode->i_private;
+	int ret;
 
-	if (ret)
-		return ret;
 	/*
 	 * A truncating open ("echo cmd > trigger") removes nothing: in
 	 * tracefs only the hist commands clear at open.
 	 */
-	if (!(file->f_mode & FMODE_READ))
-		return 0;
-	return single_open(file, rbtr_trigger_show, inode->i_private);
+	if (file->f_mode & FMODE_READ)
+		return rbtr_single_open_tr(file, ef->tr, rbtr_trigger_show, ef);
+	/* Write only: no seq_file, the tracer held in private_data. */
+	ret = rbtr_check_open() ?: rbtr_trace_get(ef->tr);
+	if (!ret)
+		file->private_data = ef->tr;
+	return ret;
+}
+
+/* Not through the event's file: it may be gone with its module. */
+static int rbtr_trigger_release(struct inode *inode, struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return rbtr_single_release_tr(inode, file);
+	rbtr_trace_put(file->private_data);
+	return 0;
 }
 
 static ssize_t rbtr_trigger_write(struct file *file, const char __user *ubuf,
@@ -657,5 +669,5 @@ const struct file_operations rbtr_trigger_fops = {
 	.read		= seq_read,
 	.write		= rbtr_trigger_write,
 	.llseek		= rbtr_seq_llseek_rw,
-	.release	= rbtr_single_release_rw,
+	.release	= rbtr_trigger_release,
 };
