@@ -42,12 +42,26 @@ struct rbtr_event_system {
 /* header_page and header_event describe the ring buffer's own format. */
 static int rbtr_header_page_show(struct seq_file *m, void *v)
 {
-	struct rbtr_trace *tr = m->private;
+	struct rbtr_trace *tr = rbtr_seq_data(m);
 
 	rbt_print_page_header(tr->buffer, m);
 	return 0;
 }
-RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_header_page);
+
+/* It holds its tracer, as tracefs's (tracing_open_generic_tr()). */
+static int rbtr_header_page_open(struct inode *inode, struct file *file)
+{
+	return rbtr_single_open_tr(file, inode->i_private, rbtr_header_page_show,
+				   inode->i_private);
+}
+
+static const struct file_operations rbtr_header_page_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_header_page_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= rbtr_single_release_tr,
+};
 
 static int rbtr_header_event_show(struct seq_file *m, void *v)
 {
