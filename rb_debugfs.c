@@ -295,11 +295,8 @@ static int trace_clock_show(struct seq_file *m, void *v)
 static int trace_clock_open(struct inode *inode, struct file *file)
 {
 	struct rbtr_trace *tr = rbtr_file_trace(inode);
-	int ret = rbtr_check_open();
+	int ret = rbtr_check_open_tr(tr);
 
-	if (ret)
-		return ret;
-	ret = rbtr_trace_get(tr);
 	if (ret)
 		return ret;
 	ret = single_open(file, trace_clock_show, tr);
@@ -456,11 +453,8 @@ static int stats_show(struct seq_file *m, void *v)
 
 static int stats_open(struct inode *inode, struct file *file)
 {
-	int ret = rbtr_check_open();
+	int ret = rbtr_check_open_tr(rbtr_file_trace(inode));
 
-	if (ret)
-		return ret;
-	ret = rbtr_trace_get(rbtr_file_trace(inode));
 	if (ret)
 		return ret;
 	ret = single_open(file, stats_show, inode);

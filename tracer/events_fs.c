@@ -430,12 +430,9 @@ static struct rbtr_set_event_file *rbtr_set_event_state(struct file *file)
 static int rbtr_set_event_open(struct inode *inode, struct file *file)
 {
 	struct rbtr_set_event_file *st;
-	int ret = rbtr_check_open();
-
-	if (ret)
-		return ret;
 	/* Held while open: rmdir of the instance is refused (-EBUSY). */
-	ret = rbtr_trace_get(inode->i_private);
+	int ret = rbtr_check_open_tr(inode->i_private);
+
 	if (ret)
 		return ret;
 	st = kzalloc(sizeof(*st), GFP_KERNEL);

@@ -157,6 +157,18 @@ void rbtr_trace_put(struct rbtr_trace *tr)
 }
 
 /**
+ * rbtr_check_open_tr - rbtr_check_open(), then a hold on @tr
+ * @tr: the tracer of the file being opened
+ *
+ * Return: 0 (a reference taken: rbtr_trace_put() at release), or the
+ * refusal of rbtr_check_open() or of rbtr_trace_get().
+ */
+int rbtr_check_open_tr(struct rbtr_trace *tr)
+{
+	return rbtr_check_open() ?: rbtr_trace_get(tr);
+}
+
+/**
  * rbtr_open_tr - the open of a tracer's file without one of its own
  * @inode: its inode, i_private its tracer
  * @file: the file
@@ -165,11 +177,8 @@ void rbtr_trace_put(struct rbtr_trace *tr)
  */
 int rbtr_open_tr(struct inode *inode, struct file *file)
 {
-	int ret = rbtr_check_open();
+	int ret = rbtr_check_open_tr(rbtr_file_trace(inode));
 
-	if (ret)
-		return ret;
-	ret = rbtr_trace_get(rbtr_file_trace(inode));
 	return ret ?: simple_open(inode, file);
 }
 
@@ -182,11 +191,8 @@ int rbtr_open_tr(struct inode *inode, struct file *file)
  */
 int rbtr_open_tr_nonseekable(struct inode *inode, struct file *file)
 {
-	int ret = rbtr_check_open();
+	int ret = rbtr_check_open_tr(rbtr_file_trace(inode));
 
-	if (ret)
-		return ret;
-	ret = rbtr_trace_get(rbtr_file_trace(inode));
 	return ret ?: nonseekable_open(inode, file);
 }
 
@@ -231,11 +237,8 @@ int rbtr_single_open_tr(struct file *file, struct rbtr_trace *tr,
 			int (*show)(struct seq_file *, void *), void *data)
 {
 	struct rbtr_seq_tr *st;
-	int ret = rbtr_check_open();
+	int ret = rbtr_check_open_tr(tr);
 
-	if (ret)
-		return ret;
-	ret = rbtr_trace_get(tr);
 	if (ret)
 		return ret;
 	st = kmalloc(sizeof(*st), GFP_KERNEL);

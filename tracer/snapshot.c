@@ -683,11 +683,8 @@ static ssize_t rbtr_snapshot_write(struct file *file, const char __user *ubuf,
 
 static int rbtr_snapshot_open(struct inode *inode, struct file *file)
 {
-	int ret = rbtr_check_open();
+	int ret = rbtr_check_open_tr(rbtr_file_trace(inode));
 
-	if (ret)
-		return ret;
-	ret = rbtr_trace_get(rbtr_file_trace(inode));
 	if (ret)
 		return ret;
 	/* Not truncated by O_TRUNC ("echo 1 >"): that is trace's reset. */

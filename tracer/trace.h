@@ -107,6 +107,7 @@ int rbtr_open_nonseekable(struct inode *inode, struct file *file);
  */
 int rbtr_trace_get(struct rbtr_trace *tr);
 void rbtr_trace_put(struct rbtr_trace *tr);
+int rbtr_check_open_tr(struct rbtr_trace *tr);
 int rbtr_open_tr(struct inode *inode, struct file *file);
 int rbtr_open_tr_nonseekable(struct inode *inode, struct file *file);
 int rbtr_release_tr(struct inode *inode, struct file *file);

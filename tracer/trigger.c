@@ -622,7 +622,7 @@ static int rbtr_trigger_open(struct inode *inode, struct file *file)
 	if (file->f_mode & FMODE_READ)
 		return rbtr_single_open_tr(file, ef->tr, rbtr_trigger_show, ef);
 	/* Write only: no seq_file, the tracer held in private_data. */
-	ret = rbtr_check_open() ?: rbtr_trace_get(ef->tr);
+	ret = rbtr_check_open_tr(ef->tr);
 	if (!ret)
 		file->private_data = ef->tr;
 	return ret;
