@@ -231,7 +231,28 @@ grep -q before-the-snapshot "$dir/snapshot" && grep -q after-the-snapshot "$dir/
 	! grep -q before-the-snapshot "$dir/trace" || { echo "the snapshot did not swap the buffers"; exit 1; }
 show sh -c "echo 0 > $dir/snapshot"
 
-section "13. Unload"
+section "13. Instances: recorders of their own, each with its own events"
+show mkdir "$dir/instances/execs" "$dir/instances/irqs"
+show sh -c "echo sched:sched_process_exec > $dir/instances/execs/set_event"
+show sh -c "echo 'irq sched:sched_process_exec' > $dir/instances/irqs/set_event"
+show sh -c "echo 'pid == 1' > $dir/instances/irqs/events/sched/sched_process_exec/filter"
+/bin/true
+sleep 0.2
+echo "# grep -c sched_process_exec: instances/*/trace"
+for i in execs irqs; do
+	echo "instances/$i/trace: $(grep -c 'sched_process_exec:' "$dir/instances/$i/trace" || true)"
+done
+echo "# grep -c irq_handler_entry: instances/*/trace"
+for i in execs irqs; do
+	echo "instances/$i/trace: $(grep -c 'irq_handler_entry:' "$dir/instances/$i/trace" || true)"
+done
+grep -q 'sched_process_exec:.*filename=/bin/true' "$dir/instances/execs/trace" ||
+	{ echo "instances/execs did not record the exec"; exit 1; }
+! grep -q 'sched_process_exec:' "$dir/instances/irqs/trace" ||
+	{ echo "instances/irqs's filter let an exec through"; exit 1; }
+show rmdir "$dir/instances/execs" "$dir/instances/irqs"
+
+section "14. Unload"
 cd /
 show rmmod rbtrace
 show test ! -e "$dir"
