@@ -236,6 +236,8 @@ show mkdir "$dir/instances/execs" "$dir/instances/irqs"
 show sh -c "echo sched:sched_process_exec > $dir/instances/execs/set_event"
 show sh -c "echo 'irq sched:sched_process_exec' > $dir/instances/irqs/set_event"
 show sh -c "echo 'pid == 1' > $dir/instances/irqs/events/sched/sched_process_exec/filter"
+# The execs of the commands above came before the filter.
+echo >"$dir/instances/irqs/trace"
 /bin/true
 sleep 0.2
 echo "# grep -c sched_process_exec: instances/*/trace"
