@@ -225,14 +225,18 @@ expect_results() {
 
 # boot_verdict LABEL DIR RC: the boot itself and its kernel log.
 boot_verdict() {
-	local label=$1 dir=$2 rc=$3
+	local label=$1 dir=$2 rc=$3 logs
 	if [ "$rc" = 124 ] || [ "$rc" = 125 ] || [ ! -s "$dir/rc" ]; then
 		fail "boot:$label: the guest did not finish (qemu-run exit $rc, see $dir/console.log)"
 		grep -h 'qemu-run:' "$dir/../boot-$label.log" 2>/dev/null | sed 's/^/    /' || true
 	else
 		pass "boot:$label"
 	fi
-	if "$RBT_TOP/scripts/scan-log.sh" --taint "$dir/tainted" "$dir/console.log" \
+	# A guest that reboots (qemu-run --reboot): each boot's log on its own,
+	# cut at the crash its script asked for (console-bootN.log).
+	logs=("$dir/console.log")
+	! ls "$dir"/console-boot*.log >/dev/null 2>&1 || logs=("$dir"/console-boot*.log)
+	if "$RBT_TOP/scripts/scan-log.sh" --taint "$dir/tainted" "${logs[@]}" \
 		$(ls "$dir"/dmesg.txt "$dir"/kmemleak.txt 2>/dev/null) >"$dir/scan.txt" 2>&1; then
 		pass "boot:$label:kernel-log-clean"
 	else
