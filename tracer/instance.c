@@ -413,6 +413,32 @@ static char *rbtr_dname(struct dentry *dentry)
 }
 
 /*
+ * mkdir and rmdir run module code without a module reference from the
+ * VFS: they hold one while they run, and the name the VFS looked up,
+ * copied while the parent is still locked. ERR_PTR(-ENODEV) while the
+ * module goes, ERR_PTR(-ENOMEM).
+ */
+static char *rbtr_instances_op_begin(struct dentry *dentry)
+{
+	char *name;
+
+	if (!try_module_get(THIS_MODULE))
+		return ERR_PTR(-ENODEV);
+	name = rbtr_dname(dentry);
+	if (!name) {
+		module_put(THIS_MODULE);
+		return ERR_PTR(-ENOMEM);
+	}
+	return name;
+}
+
+static void rbtr_instances_op_end(char *name)
+{
+	kfree(name);
+	module_put(THIS_MODULE);
+}
+
+/*
  * The VFS calls these without a module reference: they take one, so
  * that rmmod waits (refuses) while one runs. Refused too while the load
  * is not complete (a failed load frees the module without waiting for
@@ -434,18 +460,13 @@ static int rbtr_instances_mkdir(struct user_namespace *ns, struct inode *dir,
 	ret = rbtr_check_open();
 	if (ret)
 		return ret;
-	if (!try_module_get(THIS_MODULE))
-		return -ENODEV;
-	name = rbtr_dname(dentry);
-	if (!name) {
-		module_put(THIS_MODULE);
-		return -ENOMEM;
-	}
+	name = rbtr_instances_op_begin(dentry);
+	if (IS_ERR(name))
+		return PTR_ERR(name);
 	inode_unlock(dir);
 	ret = rbtr_instance_new(name);
 	inode_lock(dir);
-	kfree(name);
-	module_put(THIS_MODULE);
+	rbtr_instances_op_end(name);
 	return ret;
 }
 
@@ -454,21 +475,16 @@ static int rbtr_instances_rmdir(struct inode *dir, struct dentry *dentry)
 	char *name;
 	int ret;
 
-	if (!try_module_get(THIS_MODULE))
-		return -ENODEV;
-	name = rbtr_dname(dentry);
-	if (!name) {
-		module_put(THIS_MODULE);
-		return -ENOMEM;
-	}
+	name = rbtr_instances_op_begin(dentry);
+	if (IS_ERR(name))
+		return PTR_ERR(name);
 	/* The removal locks both again, as tracefs_syscall_rmdir(). */
 	inode_unlock(dir);
 	inode_unlock(d_inode(dentry));
 	ret = rbtr_instance_del(name);
 	inode_lock_nested(dir, I_MUTEX_PARENT);
 	inode_lock(d_inode(dentry));
-	kfree(name);
-	module_put(THIS_MODULE);
+	rbtr_instances_op_end(name);
 	return ret;
 }
 
