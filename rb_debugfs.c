@@ -38,12 +38,6 @@
 /* Longest control-file write taken; tracefs's are short lines too. */
 #define RB_CTRL_WRITE_MAX	64
 
-/* Parse one unsigned decimal from user space; trailing newline allowed. */
-static int rb_read_ulong(const char __user *ubuf, size_t cnt, unsigned long *val)
-{
-	return rbtr_write_ulong(ubuf, cnt, val);
-}
-
 /* tracing_on */
 static ssize_t tracing_on_read(struct file *filp, char __user *ubuf,
 			       size_t cnt, loff_t *ppos)
@@ -62,16 +56,14 @@ static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
 	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
-	unsigned long val;
+	bool on;
 	int ret;
 
-	ret = rb_read_ulong(ubuf, cnt, &val);
+	ret = rbtr_write_bool(ubuf, cnt, &on);
 	if (ret)
 		return ret;
-	if (val > 1)
-		return -EINVAL;
 	/* As tracefs: off wakes the readers waiting for more, to see the end. */
-	rbtr_buffers_set_on(tr, val);
+	rbtr_buffers_set_on(tr, on);
 	*ppos += cnt;
 	return cnt;
 }
@@ -124,7 +116,7 @@ static ssize_t buffer_size_read(struct file *filp, char __user *ubuf,
  */
 static int rb_read_kb(const char __user *ubuf, size_t cnt, unsigned long *kb)
 {
-	int ret = rb_read_ulong(ubuf, cnt, kb);
+	int ret = rbtr_write_ulong(ubuf, cnt, kb);
 
 	if (ret)
 		return ret;
@@ -259,7 +251,7 @@ static ssize_t percent_write(struct file *filp, const char __user *ubuf,
 	unsigned long val;
 	int ret;
 
-	ret = rb_read_ulong(ubuf, cnt, &val);
+	ret = rbtr_write_ulong(ubuf, cnt, &val);
 	if (ret)
 		return ret;
 	if (val > 100)
