@@ -397,7 +397,12 @@ static void rb_range_init_hdr(struct rb_range *range, unsigned int order)
 	 * the kernels we build for: 0 says "not recorded".
 	 */
 	hdr->kaslr_offset = 0;
-	/* The magic last: a header is valid only once complete. */
+	/*
+	 * The magic last: a header is valid only once complete. Its partner
+	 * is no reader of this boot but the next boot's check of the magic
+	 * before the rest (rb_range_mismatch()): a panic between these
+	 * stores leaves no magic, never a magic over a half-made header.
+	 */
 	smp_wmb();
 	WRITE_ONCE(hdr->magic, RB_RANGE_MAGIC);
 }
@@ -596,6 +601,11 @@ unsigned long rb_range_nr_pages(struct rb_range *range)
  */
 void rb_range_clear_old(struct rbt_buffer *buffer)
 {
+	/*
+	 * 1 -> 0 once: the caller that wins lifts the refusal the old data
+	 * set at attach; a loser (0: already cleared, or never old) has
+	 * nothing to lift, so two resets racing lift it once.
+	 */
 	if (buffer->range && atomic_cmpxchg(&buffer->range->old, 1, 0) == 1)
 		rb_refuse_all(buffer, -1);
 }
