@@ -209,7 +209,22 @@ run_qemu() {
 	: >"$results/console.log"
 	# timeout(1) sends TERM at the limit and KILL 5 s later: QEMU cannot
 	# outlive it, whatever the guest does.
-	timeout -k 5 "$timeout" "${qemu[@]}" </dev/null >"$results/qemu.out" 2>&1 &
+	# The subshell's "times" gives QEMU's host CPU time (its children's
+	# rusage, timeout(1) having waited for QEMU): cpu-seconds beside
+	# seconds, what scripts/test.sh balances its parallel boots by.
+	(
+		trap 'kill $tpid 2>/dev/null; exit 130' INT TERM
+		timeout -k 5 "$timeout" "${qemu[@]}" </dev/null >"$results/qemu.out" 2>&1 &
+		tpid=$!
+		rc=0
+		wait "$tpid" || rc=$?
+		# Not "times | ...": a pipeline's subshell has no children.
+		times >"$results/cpu-seconds"
+		sed -n 2p "$results/cpu-seconds" | sed -E 's/([0-9]+)m([0-9.]+)s/\1 \2/g' |
+			awk '{ printf "%.1f\n", $1 * 60 + $2 + $3 * 60 + $4 }' >"$results/cpu-seconds.new"
+		mv "$results/cpu-seconds.new" "$results/cpu-seconds"
+		exit "$rc"
+	) &
 	qpid=$!
 	trap 'kill $qpid 2>/dev/null; exit 130' INT TERM
 	if [ "$console" = 1 ]; then
@@ -299,7 +314,7 @@ main() {
 	elapsed_ms=$((($(date +%s%N) - start) / 1000000))
 	printf '%d.%d\n' $((elapsed_ms / 1000)) $((elapsed_ms % 1000 / 100)) >"$results/seconds"
 	verdict || rc=$?
-	rbt_log "qemu-run: done in $(cat "$results/seconds") s, exit $rc"
+	rbt_log "qemu-run: done in $(cat "$results/seconds") s ($(cat "$results/cpu-seconds" 2>/dev/null || echo "?") s of host CPU), exit $rc"
 	return "$rc"
 }
 
