@@ -25,8 +25,9 @@
 #                        --tag (they change the kernel for good);
 #                        "onethread" those booted on one TCG thread
 #                        (qemu-run.sh --one-thread: they patch kernel
-#                        text, as the function tracers do), also only
-#                        with --tag
+#                        text, as the function tracers and kprobes do,
+#                        or check what rbtrace does rather than how
+#                        two CPUs race in it), also only with --tag
 #
 # Results: PASS, FAIL, UNSUPPORTED (exit 77). Prints one line per scenario,
 # writes "PASS|FAIL|SKIP tc:NAME" lines to DIR/tc-results.txt and each
