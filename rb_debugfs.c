@@ -33,6 +33,7 @@
 #include "tracer/tracepoints.h"
 #include "tracer/function.h"
 #include "tracer/kprobes.h"
+#include "tracer/options.h"
 #include "tracer/stack.h"
 
 /* Longest control-file write taken; tracefs's are short lines too. */
@@ -528,6 +529,7 @@ static int rb_create_tracer_files(struct rbtr_trace *tr)
 		return ret;
 	rbtr_marker_files(tr);
 	rbtr_snapshot_files(tr);
+	rbtr_options_files(tr);
 	return 0;
 }
 
@@ -574,6 +576,7 @@ static void rb_remove_tree(struct rbtr_trace *tr)
 	rbtr_events_fs_exit();
 	debugfs_remove_recursive(tr->dir);
 	tr->dir = NULL;
+	tr->options = NULL;
 }
 
 /**

@@ -53,6 +53,7 @@
 #include <linux/vmalloc.h>
 #include "events.h"
 #include "pid.h"
+#include "options.h"
 #include "stack.h"
 #include "trace.h"
 

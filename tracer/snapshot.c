@@ -511,6 +511,26 @@ int rbtr_buffers_set_clock(struct rbtr_trace *tr, u64 (*clock)(void))
 }
 
 /**
+ * rbtr_buffers_set_overwrite - options/overwrite: the mode of both buffers
+ * @tr: the tracer
+ * @on: overwrite the oldest events when full (else refuse new ones)
+ *
+ * Both buffers, as ftrace's set_tracer_flag() changes the live and the
+ * max buffer; under snap.lock, so that a swap in between does not leave
+ * one of them in the old mode.
+ */
+void rbtr_buffers_set_overwrite(struct rbtr_trace *tr, bool on)
+{
+	mutex_lock(&tr->files_mutex);
+	rbtr_snap_lock(tr);
+	rbt_set_overwrite(tr->buffer, on);
+	if (tr->snap.spare)
+		rbt_set_overwrite(tr->snap.spare, on);
+	rbtr_snap_unlock(tr);
+	mutex_unlock(&tr->files_mutex);
+}
+
+/**
  * rbtr_buffers_set_on - tracing_on: the live buffer's recording on or off
  * @tr: the tracer
  * @on: on

@@ -63,6 +63,7 @@ int rbtr_buffers_resize(struct rbtr_trace *tr, unsigned long size, int cpu);
 int rbtr_buffers_set_subbuf_order(struct rbtr_trace *tr, unsigned int order);
 int rbtr_buffers_set_clock(struct rbtr_trace *tr, u64 (*clock)(void));
 void rbtr_buffers_set_on(struct rbtr_trace *tr, bool on);
+void rbtr_buffers_set_overwrite(struct rbtr_trace *tr, bool on);
 void rbtr_pause(struct rbtr_trace *tr);
 void rbtr_unpause(struct rbtr_trace *tr);
 int rbtr_snapshot_map_get(struct rbtr_trace *tr);

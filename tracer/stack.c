@@ -33,6 +33,7 @@
 #include <rbtrace/rbtrace.h>
 #include "events.h"
 #include "pid.h"
+#include "options.h"
 #include "stack.h"
 #include "trace.h"
 
@@ -64,7 +65,6 @@ static DEFINE_PER_CPU(int, rbtr_stack_depth);
 static DEFINE_MUTEX(rbtr_stack_mutex);
 static bool rbtr_stack_on;
 static bool rbtr_stack_registered;
-static struct dentry *rbtr_options;
 
 static const struct rbtr_field rbtr_stack_fields[] = {
 	RBTR_FIELD(RBTR_REC(struct rbtr_stack_entry)->size, "int", "size", RBTR_FIELD_NUM),
@@ -317,63 +317,29 @@ static ssize_t rbtr_stack_opt_write(struct file *filp, const char __user *ubuf, 
 	return cnt;
 }
 
-/*
- * trace_options: rbtrace's options, one a line, "no" in front of those
- * off, as ftrace's (libtracefs reads it to learn which options exist:
- * trace-cmd record -T crashes without it). Written, "name" or "noname"
- * sets one; an unknown name is -EINVAL, as ftrace's trace_set_options().
+/**
+ * rbtr_stack_options_show - options/stacktrace's line of trace_options
+ * @m: the seq_file of the top's trace_options
  */
-static int rbtr_trace_options_show(struct seq_file *m, void *v)
+void rbtr_stack_options_show(struct seq_file *m)
 {
 	seq_printf(m, "%sstacktrace\n", READ_ONCE(rbtr_stack_on) ? "" : "no");
-	rbtr_pid_options_show(m);
+}
+
+/**
+ * rbtr_stack_option_set - a trace_options write naming "stacktrace"
+ * @name: the option's name, "no" stripped
+ * @on: its new value
+ *
+ * Return: 0, or -ENOENT if @name is not "stacktrace".
+ */
+int rbtr_stack_option_set(const char *name, bool on)
+{
+	if (strcmp(name, "stacktrace"))
+		return -ENOENT;
+	rbtr_stack_set(on);
 	return 0;
 }
-
-static int rbtr_trace_options_open(struct inode *inode, struct file *file)
-{
-	int ret = rbtr_check_open();
-
-	return ret ?: single_open(file, rbtr_trace_options_show, NULL);
-}
-
-static ssize_t rbtr_trace_options_write(struct file *filp, const char __user *ubuf,
-					size_t cnt, loff_t *ppos)
-{
-	char buf[64], *name;
-	bool on = true;
-	int ret;
-
-	if (cnt >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, cnt))
-		return -EFAULT;
-	buf[cnt] = '\0';
-	name = strim(buf);
-	if (str_has_prefix(name, "no")) {
-		on = false;
-		name += 2;
-	}
-	if (strcmp(name, "stacktrace")) {
-		/* event-fork, function-fork: pid.c's (trace-cmd record -c). */
-		ret = rbtr_pid_option_set(name, on);
-		if (ret)
-			return ret == -ENOENT ? -EINVAL : ret;
-	} else {
-		rbtr_stack_set(on);
-	}
-	*ppos += cnt;
-	return cnt;
-}
-
-static const struct file_operations rbtr_trace_options_fops = {
-	.owner		= THIS_MODULE,
-	.open		= rbtr_trace_options_open,
-	.read		= seq_read,
-	.write		= rbtr_trace_options_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
 
 static const struct file_operations rbtr_stack_opt_fops = {
 	.owner		= THIS_MODULE,
@@ -384,20 +350,7 @@ static const struct file_operations rbtr_stack_opt_fops = {
 };
 
 /**
- * rbtr_options_dir - the tracer's options/ directory, made on first use
- * @tr: the tracer
- *
- * Return: the directory, or an ERR_PTR(); removed with the tree.
- */
-struct dentry *rbtr_options_dir(struct rbtr_trace *tr)
-{
-	if (!rbtr_options || IS_ERR(rbtr_options))
-		rbtr_options = debugfs_create_dir("options", tr->dir);
-	return rbtr_options;
-}
-
-/**
- * rbtr_stack_files - create options/stacktrace and trace_options
+ * rbtr_stack_files - create options/stacktrace
  * @tr: the tracer
  */
 void rbtr_stack_files(struct rbtr_trace *tr)
@@ -406,7 +359,6 @@ void rbtr_stack_files(struct rbtr_trace *tr)
 
 	if (!IS_ERR(dir))
 		debugfs_create_file("stacktrace", 0600, dir, tr, &rbtr_stack_opt_fops);
-	debugfs_create_file("trace_options", 0600, tr->dir, tr, &rbtr_trace_options_fops);
 }
 
 /**
@@ -439,7 +391,6 @@ void rbtr_stack_exit(void)
 	if (static_key_enabled(&rbtr_stacktrace_key))
 		static_branch_disable(&rbtr_stacktrace_key);
 	rbtr_stack_on = false;
-	rbtr_options = NULL;
 	if (rbtr_stack_registered)
 		rbtr_event_unregister(&rbtr_stack_type);
 	rbtr_stack_registered = false;

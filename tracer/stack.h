@@ -13,6 +13,7 @@ struct rbt_buffer;
 struct rbtr_trace;
 struct dentry;
 struct pt_regs;
+struct seq_file;
 
 /* On while options/stacktrace is 1: tested by rbtr_event_commit(). */
 DECLARE_STATIC_KEY_FALSE(rbtr_stacktrace_key);
@@ -21,7 +22,8 @@ void rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsigned int 
 void rbtr_stack_write_regs(struct rbt_buffer *buffer, unsigned int ctx,
 			   struct pt_regs *regs, unsigned long caller);
 void rbtr_stack_after_event(struct rbt_buffer *buffer);
-struct dentry *rbtr_options_dir(struct rbtr_trace *tr);
+void rbtr_stack_options_show(struct seq_file *m);
+int rbtr_stack_option_set(const char *name, bool on);
 int rbtr_stack_init(void);
 void rbtr_stack_files(struct rbtr_trace *tr);
 void rbtr_stack_exit(void);

@@ -49,6 +49,7 @@ struct rbtr_trace {
 	struct rbt_buffer	*buffer;
 	struct rbtr_snap	snap;
 	struct dentry		*dir;
+	struct dentry		*options;	/* options/, made on first use */
 	const struct rbt_clock	*clock;
 	int			buffer_percent;
 	unsigned int		readers_open;

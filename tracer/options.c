@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A tracer's options/ directory and its trace_options file, as tracefs's.
+ * Every tracer, the top and each instance, has options/overwrite: the mode
+ * of its buffers (ftrace's TRACE_ITER_OVERWRITE, an instance's own: 1
+ * overwrites the oldest events when full, 0 refuses new ones). The top
+ * also has the options that are global in rbtrace (stacktrace, event-fork,
+ * function-fork); an instance's trace_options does not list them and
+ * refuses them with -EINVAL, as ftrace refuses its top-level-only flags in
+ * an instance.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <rbtrace/rbtrace.h>
+#include "options.h"
+#include "pid.h"
+#include "snapshot.h"
+#include "stack.h"
+#include "trace.h"
+
+/**
+ * rbtr_options_dir - a tracer's options/ directory, made on first use
+ * @tr: the tracer
+ *
+ * Return: the directory, or an ERR_PTR(); removed with the tracer's tree.
+ */
+struct dentry *rbtr_options_dir(struct rbtr_trace *tr)
+{
+	if (!tr->options || IS_ERR(tr->options))
+		tr->options = debugfs_create_dir("options", tr->dir);
+	return tr->options;
+}
+
+static ssize_t rbtr_overwrite_read(struct file *filp, char __user *ubuf, size_t cnt,
+				   loff_t *ppos)
+{
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
+
+	return rbtr_read_u64(ubuf, cnt, ppos, rbt_overwrite(READ_ONCE(tr->buffer)));
+}
+
+/* ftrace's trace_options_core_write(): 0 or 1, else -EINVAL. */
+static ssize_t rbtr_overwrite_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				    loff_t *ppos)
+{
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
+	bool on;
+	int ret;
+
+	ret = rbtr_write_bool(ubuf, cnt, &on);
+	if (ret)
+		return ret;
+	rbtr_buffers_set_overwrite(tr, on);
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rbtr_overwrite_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_open_tr,
+	.release	= rbtr_release_tr,
+	.read		= rbtr_overwrite_read,
+	.write		= rbtr_overwrite_write,
+	.llseek		= default_llseek,
+};
+
+/*
+ * trace_options: the tracer's options, one a line, "no" in front of those
+ * off, as ftrace's (libtracefs reads it to learn which options exist:
+ * trace-cmd record -T crashes without it). Written, "name" or "noname"
+ * sets one; an unknown name is -EINVAL, as ftrace's trace_set_options().
+ */
+static int rbtr_trace_options_show(struct seq_file *m, void *v)
+{
+	struct rbtr_trace *tr = rbtr_seq_data(m);
+
+	seq_printf(m, "%soverwrite\n", rbt_overwrite(READ_ONCE(tr->buffer)) ? "" : "no");
+	if (tr != &rbtr_global_trace)
+		return 0;
+	rbtr_stack_options_show(m);
+	rbtr_pid_options_show(m);
+	return 0;
+}
+
+static int rbtr_trace_options_open(struct inode *inode, struct file *file)
+{
+	struct rbtr_trace *tr = rbtr_file_trace(inode);
+
+	return rbtr_single_open_tr(file, tr, rbtr_trace_options_show, tr);
+}
+
+/* The top's global options: -ENOENT for a name that is none of them. */
+static int rbtr_global_option_set(const char *name, bool on)
+{
+	int ret = rbtr_stack_option_set(name, on);
+
+	/* event-fork, function-fork: pid.c's (trace-cmd record -c). */
+	return ret == -ENOENT ? rbtr_pid_option_set(name, on) : ret;
+}
+
+static ssize_t rbtr_trace_options_write(struct file *filp, const char __user *ubuf,
+					size_t cnt, loff_t *ppos)
+{
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
+	char buf[64], *name;
+	bool on = true;
+	int ret;
+
+	if (cnt >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	name = strim(buf);
+	if (str_has_prefix(name, "no")) {
+		on = false;
+		name += 2;
+	}
+	ret = 0;
+	if (!strcmp(name, "overwrite"))
+		rbtr_buffers_set_overwrite(tr, on);
+	else if (tr == &rbtr_global_trace)
+		ret = rbtr_global_option_set(name, on);
+	else
+		ret = -ENOENT;
+	if (ret)
+		return ret == -ENOENT ? -EINVAL : ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rbtr_trace_options_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_trace_options_open,
+	.read		= seq_read,
+	.write		= rbtr_trace_options_write,
+	.llseek		= seq_lseek,
+	.release	= rbtr_single_release_tr,
+};
+
+/**
+ * rbtr_options_files - create a tracer's trace_options and options/overwrite
+ * @tr: the tracer (the top or an instance), its directory made
+ */
+void rbtr_options_files(struct rbtr_trace *tr)
+{
+	struct dentry *dir = rbtr_options_dir(tr);
+
+	if (!IS_ERR(dir))
+		debugfs_create_file("overwrite", 0600, dir, tr, &rbtr_overwrite_fops);
+	debugfs_create_file("trace_options", 0600, tr->dir, tr, &rbtr_trace_options_fops);
+}
