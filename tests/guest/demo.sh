@@ -236,6 +236,9 @@ show mkdir "$dir/instances/execs" "$dir/instances/irqs"
 show sh -c "echo sched:sched_process_exec > $dir/instances/execs/set_event"
 show sh -c "echo 'irq sched:sched_process_exec' > $dir/instances/irqs/set_event"
 show sh -c "echo 'pid == 1' > $dir/instances/irqs/events/sched/sched_process_exec/filter"
+# Each its own mode: irqs keeps its first events once full (nooverwrite).
+show sh -c "echo 0 > $dir/instances/irqs/options/overwrite"
+show cat "$dir/instances/irqs/trace_options"
 # The execs of the commands above came before the filter.
 echo >"$dir/instances/irqs/trace"
 /bin/true
