@@ -38,7 +38,15 @@ want() { [[ ,$parts, == *,$1,* ]]; }
 
 if want write; then
 	insmod "$dir/rbtrace.ko"
-	insmod "$dir/bench/rbtrace_bench.ko" events="$events"
+	# A range reserved with memmap=SIZE$ADDR (scripts/bench.sh's -icount
+	# boot): the persistent buffer's write cost too.
+	persist=()
+	m=$(grep -o 'memmap=[0-9]*M\$0x[0-9a-f]*' /proc/cmdline || true)
+	if [ -n "$m" ]; then
+		sz=${m#memmap=}
+		persist=(persist_addr="${m#*\$}" persist_size=$((${sz%%M*} << 20)))
+	fi
+	insmod "$dir/bench/rbtrace_bench.ko" events="$events" "${persist[@]}"
 	rmmod rbtrace_bench
 	rmmod rbtrace
 	dmesg | grep -o 'rbtrace_bench: impl=.*' >>"$out"

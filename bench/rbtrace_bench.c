@@ -6,11 +6,17 @@
  * a per-CPU array with no atomics and no nesting support.
  *
  * Results are printed, one line per measurement, as
- *   rbtrace_bench: impl=<rbtrace|ftrace|limit|rbtrace_latch|rbtrace_write|ftrace_write>
+ *   rbtrace_bench: impl=<rbtrace|ftrace|limit|rbtrace_latch|rbtrace_write|ftrace_write|
+ *                        rbtrace_persist>
  *                  size=<payload> writers=<n>
  *                  reader=<0|1> events=<n> ns_per_event=<x.y>
  * Run it under QEMU -icount shift=0,align=off,sleep=off for figures that
  * repeat across boots (guest time counts instructions).
+ *
+ * With persist_addr= and persist_size= (a range reserved with memmap=) it
+ * also measures rbtrace on a buffer placed there (rbt_alloc_in(): the
+ * persistent buffer's write path, which notes each commit in the range's
+ * header for a later boot), beside the ordinary one.
  *
  * With hold_kb=N it measures nothing: it allocates hold_count buffers of
  * each kind named by impls (rbtrace, ftrace), N KiB per CPU, and frees
@@ -31,7 +37,8 @@ static unsigned int events = 200000;
 module_param(events, uint, 0400);
 MODULE_PARM_DESC(events, "events written per writer per measurement (default 200000)");
 
-static char *impls = "rbtrace,ftrace,limit,rbtrace_latch,rbtrace_write,ftrace_write";
+static char *impls =
+	"rbtrace,ftrace,limit,rbtrace_latch,rbtrace_write,ftrace_write,rbtrace_persist";
 module_param(impls, charp, 0400);
 MODULE_PARM_DESC(impls, "comma-separated implementations to measure");
 
@@ -43,6 +50,14 @@ MODULE_PARM_DESC(hold_kb, "if set, measure nothing: allocate the impls' buffers 
 static unsigned int hold_count = 1;
 module_param(hold_count, uint, 0400);
 MODULE_PARM_DESC(hold_count, "with hold_kb: how many buffers of each impl (1 to 256)");
+
+static unsigned long long persist_addr;
+module_param(persist_addr, ullong, 0400);
+MODULE_PARM_DESC(persist_addr, "physical address of a range reserved with memmap=: measure rbtrace_persist there");
+
+static unsigned long persist_size;
+module_param(persist_size, ulong, 0400);
+MODULE_PARM_DESC(persist_size, "bytes at persist_addr");
 
 static struct rbt_buffer *hold_rbt[BENCH_HOLD_MAX];
 static struct trace_buffer *hold_ftb[BENCH_HOLD_MAX];
@@ -58,9 +73,9 @@ static unsigned int sizes[] = { 4, 10, 64, 256 };
  * ring_buffer_write(). One writer, no reader only, beside the others.
  */
 enum bench_impl { IMPL_RBTRACE, IMPL_FTRACE, IMPL_LIMIT, IMPL_RBTRACE_LATCH,
-		  IMPL_RBTRACE_WRITE, IMPL_FTRACE_WRITE };
+		  IMPL_RBTRACE_WRITE, IMPL_FTRACE_WRITE, IMPL_RBTRACE_PERSIST };
 static const char * const impl_names[] = { "rbtrace", "ftrace", "limit", "rbtrace_latch",
-					   "rbtrace_write", "ftrace_write" };
+					   "rbtrace_write", "ftrace_write", "rbtrace_persist" };
 
 /* The limit: records packed one after the other in a per-CPU array. */
 struct limit_cpu {
@@ -77,6 +92,7 @@ struct limit_rec {
 static struct limit_cpu __percpu *limit_buf;
 static struct rbt_buffer *rbt;
 static struct rbt_buffer *rbt_latch;
+static struct rbt_buffer *rbt_persist;
 static const struct rbt_clock *latch_clock;
 static struct trace_buffer *ftb;
 
@@ -152,6 +168,10 @@ static noinline void bench_loop(enum bench_impl impl, unsigned int size)
 	case IMPL_RBTRACE_LATCH:
 		for (i = 0; i < events; i++)
 			rbtrace_write(rbt_latch, size);
+		break;
+	case IMPL_RBTRACE_PERSIST:
+		for (i = 0; i < events; i++)
+			rbtrace_write(rbt_persist, size);
 		break;
 	case IMPL_FTRACE:
 		for (i = 0; i < events; i++)
@@ -369,6 +389,8 @@ static void bench_free(void)
 	rbt = NULL;
 	rbt_free(rbt_latch);
 	rbt_latch = NULL;
+	rbt_free(rbt_persist);
+	rbt_persist = NULL;
 	if (latch_clock)
 		rbt_clock_put(latch_clock);
 	latch_clock = NULL;
@@ -444,6 +466,16 @@ static int __init bench_init(void)
 		rbt_clock_get(latch_clock);
 		rbt_set_clock(rbt_latch, latch_clock->read);
 	}
+	if (persist_addr && persist_size) {
+		rbt_persist = rbt_alloc_in(persist_addr, persist_size, RBT_FL_OVERWRITE, 0);
+		if (!rbt_persist) {
+			ret = -ENOMEM;
+			pr_err("rbtrace_bench: cannot place a buffer at %#llx\n", persist_addr);
+			goto out;
+		}
+		/* A previous run's data: shown read-only until reset. */
+		rbt_reset(rbt_persist);
+	}
 
 	pr_info("rbtrace_bench: start events=%u cpus=%u\n", events, num_online_cpus());
 	for (reader = false; ; reader = true) {
@@ -458,9 +490,9 @@ static int __init bench_init(void)
 		for (impl = IMPL_RBTRACE; impl <= IMPL_LIMIT; impl++)
 			if (impl_wanted(impl))
 				bench_one(impl, sizes[i], num_online_cpus(), false);
-	for (impl = IMPL_RBTRACE_LATCH; impl <= IMPL_FTRACE_WRITE; impl++)
+	for (impl = IMPL_RBTRACE_LATCH; impl <= IMPL_RBTRACE_PERSIST; impl++)
 		for (i = 0; i < ARRAY_SIZE(sizes); i++)
-			if (impl_wanted(impl))
+			if (impl_wanted(impl) && (impl != IMPL_RBTRACE_PERSIST || rbt_persist))
 				bench_one(impl, sizes[i], 1, false);
 	pr_info("rbtrace_bench: done\n");
 	ret = 0;

@@ -26,13 +26,16 @@ def variants_table(res):
         return []
     out = ['### One writer, no reader: other ways in', '',
            'rbtrace on its latch clock (inlined into the write path); `rbt_write()` of a '
-           'record against `ring_buffer_write()` (one call that reserves, copies and commits).', '',
+           'record against `ring_buffer_write()` (one call that reserves, copies and commits); '
+           'rbtrace on a buffer in memory reserved at boot (`memmap=`, `rbt_alloc_in()`: the '
+           'persistent buffer, whose commits are noted in the range\'s header).', '',
            '| payload | rbtrace ns | rbtrace latch ns | rbt_write ns | ring_buffer_write ns '
-           '| rbt_write / ring_buffer_write | rbt_write / limit |',
-           '|---:|---:|---:|---:|---:|---:|---:|']
+           '| rbt_write / ring_buffer_write | rbt_write / limit | persistent ns | persistent / rbtrace |',
+           '|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
     for size in SIZES:
         g = {i: res.get((i, size, 1, 0)) for i in
-             ('rbtrace', 'rbtrace_latch', 'rbtrace_write', 'ftrace_write', 'limit')}
+             ('rbtrace', 'rbtrace_latch', 'rbtrace_write', 'ftrace_write', 'limit',
+              'rbtrace_persist')}
         if g['rbtrace'] is None:
             continue
 
@@ -43,7 +46,8 @@ def variants_table(res):
             return f'{a / b:.2f}x' if a and b else '-'
         out.append(f"| {size} B | {f(g['rbtrace'])} | {f(g['rbtrace_latch'])} | "
                    f"{f(g['rbtrace_write'])} | {f(g['ftrace_write'])} | "
-                   f"{r(g['rbtrace_write'], g['ftrace_write'])} | {r(g['rbtrace_write'], g['limit'])} |")
+                   f"{r(g['rbtrace_write'], g['ftrace_write'])} | {r(g['rbtrace_write'], g['limit'])} | "
+                   f"{f(g['rbtrace_persist'])} | {r(g['rbtrace_persist'], g['rbtrace'])} |")
     return out + ['']
 
 
