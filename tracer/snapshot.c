@@ -160,8 +160,9 @@ static void rbtr_snap_wake(struct irq_work *work)
  * Callable from any context, NMI included, preemption disabled or not:
  * it takes no lock it could wait for. ftrace refuses a snapshot from NMI
  * (its swap takes an arch spinlock); this swap is two pointer stores
- * under a trylock, so an NMI that interrupted a swap or a resize on its
- * CPU only fails to take the lock.
+ * and a read of RCU's state under a trylock, so an NMI that interrupted
+ * a swap or a resize on its CPU only fails to take the lock. It waits
+ * for no writer: a reader of the snapshot does (rbtr_reader_open()).
  *
  * Return: 0; -ENODEV when no snapshot is allocated (rbtr_snapshot_alloc());
  * -EBUSY when a swap or a change of both buffers holds the lock (counted
