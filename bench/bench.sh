@@ -189,8 +189,10 @@ if want hball; then
 fi
 
 # The swap of "echo 1 > snapshot", SNAP_N times (default 200), with a
-# writer of markers on CPU 1 meanwhile: what a user waits for (rbtrace's
-# write returns after a grace period, so that the snapshot is whole).
+# writer of markers on CPU 1 meanwhile: what a user waits for. Then as
+# many "echo 1" each followed by an open of snapshot for reading
+# (snapopen): rbtrace's open waits for the writers still on the snapshot
+# (at most the rest of a grace period the write started).
 if want snap; then
 	lsmod | grep -q '^rbtrace ' || insmod "$dir/rbtrace.ko" mode=overwrite
 	for impl in rbtrace ftrace; do
@@ -201,9 +203,11 @@ if want snap; then
 		"$tool" write "$d" 1 1000000000 10 &
 		wpid=$!
 		r=$(taskset -c 0 "$tool" snap "$d" "${SNAP_N:-200}")
+		echo "snapbench impl=$impl $r" >>"$out"
+		r=$(taskset -c 0 "$tool" snapopen "$d" "${SNAP_N:-200}")
+		echo "snapopen impl=$impl $r" >>"$out"
 		kill "$wpid"
 		wait "$wpid" 2>/dev/null || true
-		echo "snapbench impl=$impl $r" >>"$out"
 		quiet 1024
 	done
 fi

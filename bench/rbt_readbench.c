@@ -19,6 +19,11 @@
  *	"echo 1 > DIR/snapshot" N times (one open, one write() each, the
  *	first, which allocates, not counted): the median, 99th percentile
  *	and largest time of a write() in microseconds
+ *   rbt_readbench snapopen DIR N
+ *	N times "echo 1 > DIR/snapshot" then at once an open() and close()
+ *	of DIR/snapshot for reading, timed: where rbtrace's wait for the
+ *	writers still on the snapshot went (its open). Prints the write's
+ *	and the open's median, p99 and largest in microseconds
  *
  * Each prints one line, key=value: bytes, events (data events counted in
  * the pages spliced), missed (as the page headers say), seconds
@@ -286,6 +291,52 @@ static void do_snap(const char *dir, long n)
 	close(fd);
 }
 
+/* Sorts @us and prints its median, p99 and largest as KEY_median_us=... */
+static void print_times(const char *key, double *us, long n)
+{
+	qsort(us, n, sizeof(*us), cmp_double);
+	printf(" %s_median_us=%.1f %s_p99_us=%.1f %s_max_us=%.1f", key, us[n / 2],
+	       key, us[n * 99 / 100], key, us[n - 1]);
+}
+
+static void do_snapopen(const char *dir, long n)
+{
+	double *wus, *ous, t0;
+	char path[4096];
+	int fd, rfd;
+	long i;
+
+	snprintf(path, sizeof(path), "%s/snapshot", dir);
+	fd = open(path, O_WRONLY);
+	wus = calloc(n, sizeof(*wus));
+	ous = calloc(n, sizeof(*ous));
+	if (fd < 0 || !wus || !ous || n < 1)
+		die(path);
+	if (write(fd, "1", 1) != 1)
+		die("allocating the snapshot");
+	for (i = 0; i < n; i++) {
+		t0 = now();
+		if (write(fd, "1", 1) != 1)
+			die("echo 1 > snapshot");
+		wus[i] = (now() - t0) * 1e6;
+		t0 = now();
+		rfd = open(path, O_RDONLY);
+		if (rfd < 0)
+			die("open snapshot");
+		close(rfd);
+		ous[i] = (now() - t0) * 1e6;
+	}
+	printf("swaps=%ld", n);
+	print_times("write", wus, n);
+	print_times("open", ous, n);
+	printf("\n");
+	if (write(fd, "0", 1) != 1)
+		die("echo 0 > snapshot");
+	free(wus);
+	free(ous);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 6 && !strcmp(argv[1], "write"))
@@ -299,6 +350,8 @@ int main(int argc, char **argv)
 		do_pipe(argv[2]);
 	else if (argc == 4 && !strcmp(argv[1], "snap"))
 		do_snap(argv[2], atol(argv[3]));
+	else if (argc == 4 && !strcmp(argv[1], "snapopen"))
+		do_snapopen(argv[2], atol(argv[3]));
 	else
 		return fprintf(stderr, "usage: see the top of %s\n", __FILE__), 2;
 	return 0;

@@ -234,6 +234,17 @@ def snap_table(path):
            '| tracer | swaps | median us | p99 us | max us |', '|---|---|---|---|---|']
     for r in rows:
         out.append(f"| {r['impl']} | {r['swaps']} | {r['median_us']} | {r['p99_us']} | {r['max_us']} |")
+    opens = [r for r in kv_lines(path, 'snapopen') if 'open_median_us' in r]
+    if opens:
+        out += ['', '"echo 1 > snapshot" then at once an open() and close() of snapshot '
+                'for reading: rbtrace\'s open waits for the writers still on the snapshot '
+                '(the rest of the grace period the write started).', '',
+                '| tracer | swaps | write median us | write p99 us | open median us '
+                '| open p99 us | open max us |', '|---|---|---|---|---|---|---|']
+        for r in opens:
+            out.append(f"| {r['impl']} | {r['swaps']} | {r['write_median_us']} | "
+                       f"{r['write_p99_us']} | {r['open_median_us']} | {r['open_p99_us']} | "
+                       f"{r['open_max_us']} |")
     return out + ['']
 
 

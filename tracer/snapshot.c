@@ -14,14 +14,56 @@
  *   C give the spare the live buffer's on/off state (ftrace: "inherit the
  *     recordable setting"), so that tracing_on reads the same after;
  *   D swap the roles: snap.spare first, then the live pointer with a
- *     release (its partner: the address dependency of rbtr_live_buffer()).
+ *     release (its partner: the address dependency of rbtr_live_buffer());
+ *   E note the RCU state in snap.gp (get_state_synchronize_rcu(), NMI-safe:
+ *     a full barrier, then a load of the grace-period counter). Its smp_mb()
+ *     orders D before that load; its partner is the grace period's own
+ *     ordering: once a grace period that began after E has ended, every
+ *     preemption-disabled section that began before D has ended too.
  *
  * What the writers see: each reads the live pointer once per event, with
  * preemption disabled from that read to its commit (rbtr_live_buffer()).
  * A writer that read it before D finishes its event on the old buffer,
  * which is the snapshot after D: every event lands whole in one buffer.
- * Nothing a writer holds is waited for here. A buffer is freed only after
- * synchronize_rcu(), which waits for every writer that could still hold it.
+ * Nothing a writer holds is waited for here, not even by "echo 1 >
+ * snapshot": the writers still on the old buffer are waited for lazily,
+ * where it matters, by cond_synchronize_rcu(snap.gp) (which returns at
+ * once when a grace period has passed since E; see "The lazy wait" below).
+ *
+ * The lazy wait. A writer W that read the live pointer P before the swap
+ * S (W1 read P, S:D, S:E, W2 commit into P, P now the spare) is what each
+ * later use of P must account for:
+ *
+ *   opened: a reader of the snapshot (snapshot, per_cpu/cpuN/snapshot,
+ *     snapshot_raw) must not start before W2, or it would miss W's event
+ *     for good (a reader sees only what is committed). rbtr_reader_open()
+ *     reads the spare and snap.gp together under snap.lock and calls
+ *     cond_synchronize_rcu(gp) before the reader reads: outcomes (a) a
+ *     grace period since E has ended: W2 happened, no wait; (b) not yet:
+ *     one synchronize_rcu(), after which W2 happened. A swap S' between
+ *     the two reads is impossible (snap.lock): the gp read is the one of
+ *     the swap that made the spare read the spare. The write of "1" starts
+ *     the grace period at once (start_poll_synchronize_rcu(), once irqs
+ *     are on), so that "echo 1 > snapshot; cat snapshot" waits at most the
+ *     rest of it; a trigger's swap (any context) only notes the state.
+ *   reset ("echo 2", a clock change): rbt_reset() and rbt_reset_cpu()
+ *     stop the CPU's writers and wait a full grace period of their own
+ *     (they must: a trigger may swap P back to live meanwhile), which
+ *     includes W: nothing more to wait for.
+ *   freed ("echo 0", rbtr_snapshot_exit()): rbt_free() stops the writers
+ *     and waits a full grace period (its contract: "writers in flight are
+ *     waited for"), which includes W.
+ *   reused: a later swap S2 makes P live again while W may still be in
+ *     it. New writers W' then reserve on P too. A writer writes only its
+ *     own CPU's ring and W runs with preemption off, so a W' on W's CPU
+ *     is an interrupt nested in W: the ring's ordinary nesting; a W' on
+ *     another CPU writes another ring. Outcomes: W's event and W''s are
+ *     both whole in P, each once. No wait (KUnit
+ *     rbtrace_snapshot_swap_twice_inside_writes).
+ *
+ * A reader that stays open across swaps keeps the buffer it opened,
+ * whatever its role becomes (as ftrace's iterators), and is not waited
+ * for again: it reads a buffer that was live meanwhile.
  *
  * What the readers see: a reader binds to one buffer at open
  * (rbtr_reader_open()), which is pinned: "echo 0 > snapshot" refuses with
@@ -84,6 +126,8 @@ static int notrace rbtr_snap_swap(struct rbtr_trace *tr)
 	WRITE_ONCE(tr->snap.spare, live);
 	/* The spare's set-up before it: pairs with rbtr_live_buffer()'s dependency */
 	smp_store_release(&tr->buffer, spare);
+	/*E: smp_mb(), then the counter: the writers of @live left when it has elapsed */
+	tr->snap.gp = get_state_synchronize_rcu();
 	atomic_long_inc(&tr->snap.taken);
 	/* NMI-safe; the readers of the old buffer follow (rbtr_snap_wake()). */
 	irq_work_queue(&tr->snap.wake);
@@ -116,8 +160,9 @@ static void rbtr_snap_wake(struct irq_work *work)
  * Callable from any context, NMI included, preemption disabled or not:
  * it takes no lock it could wait for. ftrace refuses a snapshot from NMI
  * (its swap takes an arch spinlock); this swap is two pointer stores
- * under a trylock, so an NMI that interrupted a swap or a resize on its
- * CPU only fails to take the lock.
+ * and a read of RCU's state under a trylock, so an NMI that interrupted
+ * a swap or a resize on its CPU only fails to take the lock. It waits
+ * for no writer: a reader of the snapshot does (rbtr_reader_open()).
  *
  * Return: 0; -ENODEV when no snapshot is allocated (rbtr_snapshot_alloc());
  * -EBUSY when a swap or a change of both buffers holds the lock (counted
@@ -202,8 +247,34 @@ static int rbtr_snap_alloc_locked(struct rbtr_trace *tr)
 	tr->snap.bufs[slot] = spare;
 	tr->snap.pins[slot] = 0;
 	WRITE_ONCE(tr->snap.spare, spare);
+	/* No writer ever had it: any state will do; this one ends soon. */
+	tr->snap.gp = get_state_synchronize_rcu();
 	rbtr_snap_unlock(tr);
 	return 0;
+}
+
+/**
+ * rbtr_snapshot_spare - the spare, for a reader of the snapshot to bind to
+ * @tr: the tracer, its files_mutex held
+ * @gp: set to the RCU state noted by the swap that made it the spare
+ *
+ * Both read under snap.lock, so that they come from the same swap. The
+ * caller pins the spare, drops files_mutex, then calls
+ * cond_synchronize_rcu(*@gp) before it reads: the writers that were still
+ * on the spare when it became the spare have committed by then.
+ *
+ * Return: the spare, or NULL (@gp untouched then).
+ */
+struct rbt_buffer *rbtr_snapshot_spare(struct rbtr_trace *tr, unsigned long *gp)
+{
+	struct rbt_buffer *spare;
+
+	rbtr_snap_lock(tr);
+	spare = tr->snap.spare;
+	if (spare)
+		*gp = tr->snap.gp;
+	rbtr_snap_unlock(tr);
+	return spare;
 }
 
 /**
@@ -288,11 +359,11 @@ static int rbtr_snap_free_locked(struct rbtr_trace *tr)
 	tr->snap.bufs[slot] = NULL;
 	rbtr_snap_unlock(tr);
 	/*
-	 * Writers that read it as the live buffer before the last swap
-	 * are in preemption-disabled sections: gone after a grace period.
+	 * A wake queued before may be reading the pointer still; after
+	 * this none can (no swap without a spare). The writers that read
+	 * it as the live buffer before the last swap are in preemption-
+	 * disabled sections: rbt_free() waits a grace period for them.
 	 */
-	synchronize_rcu();
-	/* A wake queued before may have read the pointer still. */
 	irq_work_sync(&tr->snap.wake);
 	rbt_free(spare);
 	return 0;
@@ -404,10 +475,10 @@ void rbtr_reader_poll_unpin(struct rbtr_trace *tr, unsigned int polled)
 
 /*
  * The swap of "echo 1 > snapshot": waits for snap.lock, never misses.
- * Then waits for the writers still on the old buffer (they read the
- * pointer before the swap, and run with preemption off): when the write
- * returns, the snapshot is whole, and a read or a clear after it sees
- * every event that went into it.
+ * It does not wait for the writers still on the old buffer: a reader of
+ * the snapshot does, if they are still there when it opens (the lazy
+ * wait above). The grace period that ends them is started now, so that
+ * it is likely over by then.
  */
 static int rbtr_snap_swap_locked(struct rbtr_trace *tr)
 {
@@ -419,8 +490,9 @@ static int rbtr_snap_swap_locked(struct rbtr_trace *tr)
 	ret = rbtr_snap_swap(tr);
 	preempt_enable();
 	rbtr_snap_unlock(tr);
+	/* Its state is at least snap.gp's: starting it is all that is wanted. */
 	if (!ret)
-		synchronize_rcu();
+		start_poll_synchronize_rcu();
 	return ret;
 }
 
@@ -778,6 +850,7 @@ void rbtr_snapshot_init(struct rbtr_trace *tr)
 	init_irq_work(&tr->snap.wake, rbtr_snap_wake);
 	atomic_long_set(&tr->snap.taken, 0);
 	atomic_long_set(&tr->snap.missed, 0);
+	tr->snap.gp = get_state_synchronize_rcu();
 }
 
 /**
@@ -794,9 +867,6 @@ void rbtr_snapshot_exit(struct rbtr_trace *tr)
 	/* No swap is left to queue it: the writers and triggers are gone. */
 	irq_work_sync(&tr->snap.wake);
 	tr->snap.spare = NULL;
-	if (!spare)
-		return;
-	/* A writer may have read it before the last swap. */
-	synchronize_rcu();
+	/* A writer may have read it before the last swap: rbt_free() waits. */
 	rbt_free(spare);
 }

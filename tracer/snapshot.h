@@ -35,6 +35,9 @@ struct rbtr_trace;
  * @mapped: mappings of a trace_pipe_raw of the tracer: no swap while > 0
  * @stop_count: opens of trace pausing recording (pause-on-trace), applied
  *              to both buffers. Under files_mutex and @lock
+ * @gp: the RCU state at the last swap (get_state_synchronize_rcu()): the
+ *      writers that read @spare as the live buffer have committed once a
+ *      grace period has elapsed since. Under @lock
  * @taken: swaps done
  * @missed: swaps given up because @lock was held
  */
@@ -47,12 +50,14 @@ struct rbtr_snap {
 	atomic_t		lock;
 	atomic_t		mapped;
 	unsigned int		stop_count;
+	unsigned long		gp;
 	atomic_long_t		taken;
 	atomic_long_t		missed;
 };
 
 int rbtr_snapshot_take(struct rbtr_trace *tr);
 int rbtr_snapshot_alloc(struct rbtr_trace *tr);
+struct rbt_buffer *rbtr_snapshot_spare(struct rbtr_trace *tr, unsigned long *gp);
 int rbtr_snapshot_get(struct rbtr_trace *tr);
 void rbtr_snapshot_put(struct rbtr_trace *tr);
 void rbtr_snapshot_init(struct rbtr_trace *tr);

@@ -8,6 +8,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/lockdep.h>
+#include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
@@ -174,7 +175,10 @@ static int rbtr_buf_slot(struct rbtr_trace *tr, struct rbt_buffer *buffer)
  * keeps reading that one across snapshots (a reader's per-buffer state,
  * its read pages and iterators, is of that buffer), as ftrace's
  * iterators do. The buffer is pinned: "echo 0 > snapshot" refuses to
- * free it with -EBUSY until rbtr_reader_close().
+ * free it with -EBUSY until rbtr_reader_close(). The snapshot is whole
+ * when this returns: the writers still on it since the swap are waited
+ * for, if a grace period has not ended them yet (snapshot.c, the lazy
+ * wait). Sleeps.
  *
  * Return: the buffer; NULL for the snapshot when none is allocated
  * (nothing pinned then, but the reader is counted all the same).
@@ -182,16 +186,24 @@ static int rbtr_buf_slot(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 struct rbt_buffer *rbtr_reader_open(struct rbtr_trace *tr, bool snapshot)
 {
 	struct rbt_buffer *buffer;
+	unsigned long gp;
 
 	mutex_lock(&tr->files_mutex);
 	tr->readers_open++;
 	/* Under files_mutex a swap may change the roles, never free one. */
-	buffer = snapshot ? READ_ONCE(tr->snap.spare) : READ_ONCE(tr->buffer);
+	buffer = snapshot ? rbtr_snapshot_spare(tr, &gp) : READ_ONCE(tr->buffer);
 	if (buffer)
 		tr->snap.pins[rbtr_buf_slot(tr, buffer)]++;
 	mutex_unlock(&tr->files_mutex);
+	/* Pinned: not freed while the writers of before the swap finish. */
+	if (snapshot && buffer)
+		cond_synchronize_rcu(gp);
 	return buffer;
 }
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_reader_open);
+#endif
 
 /**
  * rbtr_reader_close - it was released (or its open failed)
@@ -206,6 +218,10 @@ void rbtr_reader_close(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 		tr->snap.pins[rbtr_buf_slot(tr, buffer)]--;
 	mutex_unlock(&tr->files_mutex);
 }
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_reader_close);
+#endif
 
 /**
  * rbtr_reset_buffer - empty one CPU's ring of a buffer of @tr, or all
