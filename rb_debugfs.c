@@ -34,6 +34,7 @@
 #include "tracer/function.h"
 #include "tracer/kprobes.h"
 #include "tracer/options.h"
+#include "tracer/persist.h"
 #include "tracer/stack.h"
 
 /* Longest control-file write taken; tracefs's are short lines too. */
@@ -563,6 +564,7 @@ static int rb_create_tree(struct rbtr_trace *tr)
 	rbtr_function_files(tr);
 	rbtr_kprobes_files(tr);
 	rbtr_stack_files(tr);
+	rbtr_persist_files(tr);
 	return rbtr_instances_init(tr->dir, rb_create_tracer_files);
 }
 

@@ -148,10 +148,16 @@ static int __init rb_init(void)
 	ret = rb_init_step(2);
 	if (ret)
 		goto fail_cond;
+	/* What a later boot needs to decode a persistent buffer's data. */
+	if (rbt_in_range(buffer)) {
+		ret = rbtr_persist_meta_init(tr, buffer);
+		if (ret)
+			goto fail_meta;
+	}
 	ret = rb_debugfs_init(tr);
 	if (ret) {
 		pr_err("rbtrace: cannot create the debugfs files (%d)\n", ret);
-		goto fail_cond;
+		goto fail_meta;
 	}
 	ret = rb_init_step(3);
 	if (ret)
@@ -162,6 +168,8 @@ static int __init rb_init(void)
 	/* No event could be enabled (no file opened): no probe is running. */
 fail_files:
 	rb_debugfs_exit(tr);
+fail_meta:
+	rbtr_persist_meta_exit();
 fail_cond:
 	rbtr_event_cond_exit();
 fail_stack:

@@ -8,6 +8,8 @@
  * Layout of the range (all little-endian, the sizes of this kernel):
  *
  *   header   PAGE_ALIGN(struct rb_range_hdr + nr_cpus positions)
+ *   metadata two halves of RB_RANGE_META_HALF bytes: the client's
+ *            (rbt_range_meta_write()), one of them current
  *   CPU 0    nr_pages sub-buffers of PAGE_SIZE << order bytes
  *   CPU 1    ...
  *
@@ -29,8 +31,9 @@
 #include "rb_clock.h"
 
 #define RB_RANGE_MAGIC		0x50544252	/* "RBTP" */
-#define RB_RANGE_VERSION	1
+#define RB_RANGE_VERSION	2	/* 2: the metadata area */
 #define RB_RANGE_CLOCK_LEN	16
+#define RB_RANGE_META_HALF	8192
 
 /*
  * Where a CPU's ring was, as sub-buffer indices in its part of the range,
@@ -58,8 +61,19 @@ struct rb_range_hdr {
 	u64			range_size;
 	u64			kaslr_offset;	/* 0: not known to a module */
 	char			clock[RB_RANGE_CLOCK_LEN];
+	u32			meta_cur;	/* the metadata half that is valid */
+	u32			meta_pad;
 	struct rb_range_cpu	cpu[];
 };
+
+/* One half of the metadata area: the client's bytes, opaque here. */
+struct rb_range_meta {
+	u32	len;
+	u32	seq;		/* how many writes: the newer half */
+	u8	data[];
+};
+
+#define RB_RANGE_META_MAX	(RB_RANGE_META_HALF - sizeof(struct rb_range_meta))
 
 /* What a CPU's part held when the buffer was attached. */
 struct rb_range_found {
@@ -81,15 +95,30 @@ struct rb_range {
 	atomic_t		old;		/* 1 while it is shown, writers refused */
 	struct rb_range_found	*found;		/* per CPU */
 	char			old_clock[RB_RANGE_CLOCK_LEN];	/* the data's */
+	void			*old_meta;	/* the data's metadata, a copy */
+	size_t			old_meta_len;
+	struct mutex		meta_lock;	/* serializes metadata writers */
 	struct rbt_buffer	*buffer;
 	struct notifier_block	panic_nb;
 	struct notifier_block	die_nb;
 };
 
-static size_t rb_range_hdr_size(void)
+/* The header proper: the metadata area follows it. */
+static size_t rb_range_hdr_only(void)
 {
 	return PAGE_ALIGN(sizeof(struct rb_range_hdr) +
 			  nr_cpu_ids * sizeof(struct rb_range_cpu));
+}
+
+/* Bytes before CPU 0's pages: the header and the two metadata halves. */
+static size_t rb_range_hdr_size(void)
+{
+	return rb_range_hdr_only() + 2 * RB_RANGE_META_HALF;
+}
+
+static struct rb_range_meta *rb_range_meta(struct rb_range *range, u32 half)
+{
+	return range->vaddr + rb_range_hdr_only() + half * RB_RANGE_META_HALF;
 }
 
 /* Sub-buffer @i of @cpu's part of the range. */
@@ -383,6 +412,7 @@ static void rb_range_init_hdr(struct rb_range *range, unsigned int order)
 {
 	struct rb_range_hdr *hdr = range->hdr;
 
+	/* The metadata halves too: both empty, half 0 current. */
 	memset(hdr, 0, rb_range_hdr_size());
 	hdr->version = RB_RANGE_VERSION;
 	hdr->hdr_size = rb_range_hdr_size();
@@ -476,9 +506,31 @@ static struct rb_range *rb_range_map(phys_addr_t start, size_t size,
 
 static void rb_range_unmap(struct rb_range *range)
 {
+	kfree(range->old_meta);
 	memunmap(range->vaddr);
 	kfree(range->found);
 	kfree(range);
+}
+
+/*
+ * Keep a copy of the previous boot's metadata, the current half as its
+ * last completed rbt_range_meta_write() left it: the partner of that
+ * write's smp_wmb() is this read, a boot later. A half whose length does
+ * not fit is no metadata (never trusted, as a bad page is not).
+ */
+static void rb_range_take_meta(struct rb_range *range)
+{
+	u32 cur = READ_ONCE(range->hdr->meta_cur);
+	struct rb_range_meta *meta;
+
+	if (cur > 1)
+		return;
+	meta = rb_range_meta(range, cur);
+	if (!meta->len || meta->len > RB_RANGE_META_MAX)
+		return;
+	range->old_meta = kmemdup(meta->data, meta->len, GFP_KERNEL);
+	if (range->old_meta)
+		range->old_meta_len = meta->len;
 }
 
 static void rb_range_report(struct rb_range *range, const char *why)
@@ -548,10 +600,12 @@ struct rbt_buffer *rbt_alloc_in(phys_addr_t start, size_t size,
 			range->found[cpu].pos = range->hdr->cpu[cpu];
 		memcpy(range->old_clock, range->hdr->clock, RB_RANGE_CLOCK_LEN);
 		range->old_clock[RB_RANGE_CLOCK_LEN - 1] = '\0';
+		rb_range_take_meta(range);
 	} else {
 		rb_range_init_hdr(range, order);
 	}
 
+	mutex_init(&range->meta_lock);
 	buffer = rb_alloc_buffer(0, flags, order, range);
 	if (!buffer) {
 		rb_range_unmap(range);
@@ -672,6 +726,103 @@ bool rbt_in_range(struct rbt_buffer *buffer)
 }
 EXPORT_SYMBOL_GPL(rbt_in_range);
 
+/**
+ * rbt_range_meta_size - room for the client's metadata in a range buffer
+ * @buffer: the buffer
+ *
+ * A range keeps a few KiB of the client's own bytes beside the data (what
+ * a later boot needs to decode it: addresses, names of event types...),
+ * opaque to the ring buffer: rbt_range_meta_write() stores them,
+ * rbt_range_meta_read() gives a later boot the last complete write.
+ *
+ * Return: the most bytes rbt_range_meta_write() takes; 0 for a buffer not
+ * from rbt_alloc_in().
+ */
+size_t rbt_range_meta_size(struct rbt_buffer *buffer)
+{
+	return buffer->range ? RB_RANGE_META_MAX : 0;
+}
+EXPORT_SYMBOL_GPL(rbt_range_meta_size);
+
+/**
+ * rbt_range_meta_write - store the client's metadata for a later boot
+ * @buffer: a buffer of rbt_alloc_in()
+ * @data: the bytes
+ * @len: how many, at most rbt_range_meta_size()
+ *
+ * Crash-consistent: the bytes go to the half of the area that is not
+ * current, then the index flips to it after an smp_wmb(). A crash or a
+ * panic at any point leaves the current half whole, the previous write's
+ * or this one's. While the previous boot's data is shown (until
+ * rbt_reset()) its metadata is kept: the area describes the data in the
+ * range, and a reboot before the reset must find the two together.
+ * Sleeps (a mutex serializes writers).
+ *
+ * Return: 0; -EINVAL for a buffer not from rbt_alloc_in(), -E2BIG for
+ * @len too long, -EBUSY while the previous boot's data is shown.
+ */
+int rbt_range_meta_write(struct rbt_buffer *buffer, const void *data, size_t len)
+{
+	struct rb_range *range = buffer->range;
+	struct rb_range_meta *cur, *next;
+	u32 idx;
+
+	if (!range)
+		return -EINVAL;
+	if (len > RB_RANGE_META_MAX)
+		return -E2BIG;
+	mutex_lock(&range->meta_lock);
+	if (atomic_read(&range->old)) {
+		mutex_unlock(&range->meta_lock);
+		return -EBUSY;
+	}
+	idx = READ_ONCE(range->hdr->meta_cur) & 1;
+	cur = rb_range_meta(range, idx);
+	next = rb_range_meta(range, !idx);
+	/*A: the half nobody trusts now */
+	memcpy(next->data, data, len);
+	next->len = len;
+	next->seq = cur->seq + 1;
+	/*
+	 *B: then the index. Its partner is no reader of this boot but the
+	 * next boot's read of the index before the half
+	 * (rb_range_take_meta()): a panic before this store leaves the old
+	 * half current, never the index on a half-written one.
+	 */
+	smp_wmb();
+	WRITE_ONCE(range->hdr->meta_cur, !idx);
+	mutex_unlock(&range->meta_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rbt_range_meta_write);
+
+/**
+ * rbt_range_meta_read - the previous boot's metadata
+ * @buffer: a buffer of rbt_alloc_in()
+ * @data: where to copy it
+ * @len: room at @data
+ *
+ * What the last complete rbt_range_meta_write() of the boot whose data
+ * the range held stored, as found when @buffer was allocated (a copy:
+ * this boot's writes do not change it).
+ *
+ * Return: its length (min() of it and @len is copied); -EINVAL for a
+ * buffer not from rbt_alloc_in(), -ENOENT if the range held no data of a
+ * previous boot or no metadata.
+ */
+ssize_t rbt_range_meta_read(struct rbt_buffer *buffer, void *data, size_t len)
+{
+	struct rb_range *range = buffer->range;
+
+	if (!range)
+		return -EINVAL;
+	if (!range->old_meta)
+		return -ENOENT;
+	memcpy(data, range->old_meta, min(len, range->old_meta_len));
+	return range->old_meta_len;
+}
+EXPORT_SYMBOL_GPL(rbt_range_meta_read);
+
 #ifdef RBTRACE_TEST_HOOKS
 /**
  * rbt_range_corrupt - test builds: damage sub-buffers of a range buffer
@@ -679,7 +830,10 @@ EXPORT_SYMBOL_GPL(rbt_in_range);
  * @cpu: the CPU
  * @nr: how many sub-buffers with data, from the newest back
  * @how: 0 random bytes over the whole sub-buffer, header included;
- *       1 a commit word past the end; 2 random bytes over the events
+ *       1 a commit word past the end; 2 random bytes over the events;
+ *       3 a torn metadata update (@cpu and @nr unused): random bytes
+ *       over the half that is not current, a length past its end, the
+ *       index not flipped, as a crash inside rbt_range_meta_write()
  *
  * For the next boot's validation to find: recording is stopped first
  * (the writer would write over the damage).
@@ -692,8 +846,16 @@ int rbt_range_corrupt(struct rbt_buffer *buffer, int cpu, unsigned int nr,
 	struct rb_range *range = buffer->range;
 	unsigned int i, done = 0;
 
-	if (!range || !rb_valid_cpu(buffer, cpu) || how > 2)
+	if (!range || !rb_valid_cpu(buffer, cpu) || how > 3)
 		return -EINVAL;
+	if (how == 3) {
+		struct rb_range_meta *next;
+
+		next = rb_range_meta(range, !(READ_ONCE(range->hdr->meta_cur) & 1));
+		get_random_bytes(next, RB_RANGE_META_HALF);
+		next->len = RB_RANGE_META_HALF;
+		return 1;
+	}
 	rbt_record_off(buffer);
 	synchronize_rcu();
 	for (i = range->nr_pages; i-- > 0 && done < nr;) {

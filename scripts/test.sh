@@ -496,12 +496,12 @@ boot_persist_test() {
 boot_persist_612() {
 	[ -n "$rel612" ] && [ -n "$mod612" ] || { fail "boot:persist-6.12: no stock 6.12 kernel or module"; return; }
 	RBT_PERSIST_N=500 boot_persist persist-6.12 "--stock $rel612" \
-		'reserve_mem=4M:4096:rbtrace' "$mod612/rbtrace.ko" persist=rbtrace
+		'reserve_mem=4M:4096:rbtrace' "$mod612/rbtrace.ko" --functions persist=rbtrace
 }
 boot_persist_61() {
 	[ -n "$rel61" ] && [ -n "$mod61" ] || { fail "boot:persist-6.1: no stock 6.1 kernel or module"; return; }
 	RBT_PERSIST_N=500 boot_persist persist-6.1 "--stock $rel61" \
-		'memmap=4M$0x70000000' "$mod61/rbtrace.ko" persist_addr=0x70000000 persist_size=0x400000
+		'memmap=4M$0x70000000' "$mod61/rbtrace.ko" --functions persist_addr=0x70000000 persist_size=0x400000
 }
 one_thread_boots() {
 	local a=() b=()

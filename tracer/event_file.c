@@ -39,6 +39,7 @@
 #include <rbtrace/rbtrace.h>
 #include "events.h"
 #include "filter.h"
+#include "persist.h"
 #include "pid.h"
 #include "trace.h"
 #include "trigger.h"
@@ -519,6 +520,7 @@ int rbtr_event_set_locked(struct rbtr_event_file *file, bool on)
 		ret = type->reg(file);
 		if (ret)
 			return ret;
+		rbtr_persist_event_enabled(file);
 	} else {
 		type->unreg(file);
 	}

@@ -128,6 +128,9 @@ struct rbtr_event_type;
 typedef void (*rbtr_print_fn)(struct seq_buf *s, const struct rbtr_event_type *type,
 			    const void *rec, unsigned int len);
 
+/* rbtr_fix_ip_fn - an address of the previous boot, in this boot's terms. */
+typedef unsigned long (*rbtr_fix_ip_fn)(unsigned long ip);
+
 /* rbtr_print_field_fn - write the value of field @f of record @rec (@len bytes). */
 typedef void (*rbtr_print_field_fn)(struct seq_buf *s, const struct rbtr_field *f,
 				   const void *rec, unsigned int len);
@@ -141,6 +144,8 @@ typedef void (*rbtr_print_field_fn)(struct seq_buf *s, const struct rbtr_field *
  * @nr_fields: their number
  * @print_fmt: the "print fmt:" line's value (format string and arguments)
  * @print: text output; NULL for "name: field=value ..."
+ * @fix_addrs: NULL, or rewrite the code addresses of a copy of a record
+ *             of the previous boot (@fix maps each; persist_meta.c)
  * @reg: called to enable the event in one tracer (register its probe,
  *       with @file as its data): the probe records into @file->tr under
  *       @file->cond. NULL: the event is always on and has no enable file
@@ -163,6 +168,7 @@ struct rbtr_event_type {
 	unsigned int		nr_fields;
 	const char		*print_fmt;
 	rbtr_print_fn		print;
+	void			(*fix_addrs)(void *rec, unsigned int len, rbtr_fix_ip_fn fix);
 	int			(*reg)(struct rbtr_event_file *file);
 	void			(*unreg)(struct rbtr_event_file *file);
 	const char		*format;

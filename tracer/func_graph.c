@@ -91,6 +91,23 @@ static const struct rbtr_field rbtr_graph_ret_fields[] = {
 		   "unsigned long long", "rettime", RBTR_FIELD_NUM),
 };
 
+/* Records of the previous boot (persist_meta.c): the function's address. */
+static void rbtr_graph_fix_ent(void *rec, unsigned int len, rbtr_fix_ip_fn fix)
+{
+	struct rbtr_graph_ent_entry *e = rec;
+
+	if (len >= sizeof(*e))
+		e->func = fix(e->func);
+}
+
+static void rbtr_graph_fix_ret(void *rec, unsigned int len, rbtr_fix_ip_fn fix)
+{
+	struct rbtr_graph_ret_entry *e = rec;
+
+	if (len >= sizeof(*e))
+		e->func = fix(e->func);
+}
+
 static struct rbtr_event_type rbtr_graph_ent_type = {
 	.system		= "ftrace",
 	.name		= "funcgraph_entry",
@@ -99,6 +116,7 @@ static struct rbtr_event_type rbtr_graph_ent_type = {
 	.nr_fields	= ARRAY_SIZE(rbtr_graph_ent_fields),
 	.print_fmt	= "\"--> %ps (%d)\", (void *)REC->func, REC->depth",
 	.print		= rbtr_graph_print_ent,
+	.fix_addrs	= rbtr_graph_fix_ent,
 };
 
 /* funcgraph_exit's print fmt, as trace_entries.h makes it */
@@ -117,6 +135,7 @@ static struct rbtr_event_type rbtr_graph_ret_type = {
 	.print_fmt	= RBTR_RET_FMT "\", " RBTR_RET_ARGS,
 #endif
 	.print		= rbtr_graph_print_ret,
+	.fix_addrs	= rbtr_graph_fix_ret,
 };
 
 /* Outside the graph text (another tracer current): ftrace's print fmt. */

@@ -65,6 +65,17 @@ struct ftrace_ops rbtr_fn_ops = {
 static void rbtr_fn_print(struct seq_buf *s, const struct rbtr_event_type *type,
 			  const void *rec, unsigned int len);
 
+/* A record of the previous boot (persist_meta.c): its two addresses. */
+static void rbtr_fn_fix_addrs(void *rec, unsigned int len, rbtr_fix_ip_fn fix)
+{
+	struct rbtr_fn_entry *e = rec;
+
+	if (len < sizeof(*e))
+		return;
+	e->ip = fix(e->ip);
+	e->parent_ip = fix(e->parent_ip);
+}
+
 static const struct rbtr_field rbtr_fn_fields[] = {
 	RBTR_FIELD(RBTR_REC(struct rbtr_fn_entry)->ip, "unsigned long", "ip", RBTR_FIELD_HEX),
 	RBTR_FIELD(RBTR_REC(struct rbtr_fn_entry)->parent_ip, "unsigned long", "parent_ip",
@@ -79,6 +90,7 @@ static struct rbtr_event_type rbtr_fn_type = {
 	.nr_fields	= ARRAY_SIZE(rbtr_fn_fields),
 	.print_fmt	= "\" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip",
 	.print		= rbtr_fn_print,
+	.fix_addrs	= rbtr_fn_fix_addrs,
 };
 
 /*

@@ -130,6 +130,15 @@ static const struct rbtr_field rbtr_raw_data_fields[] = {
 			RBTR_FIELD_BYTES),
 };
 
+/* A marker of the previous boot (persist_meta.c): its writer's address. */
+static void rbtr_print_fix_addrs(void *rec, unsigned int len, rbtr_fix_ip_fn fix)
+{
+	struct rbtr_print_entry *e = rec;
+
+	if (len >= sizeof(*e))
+		e->ip = fix(e->ip);
+}
+
 /* No reg: always on and no enable file, as ftrace's own events. */
 static struct rbtr_event_type rbtr_print_type = {
 	.system		= "ftrace",
@@ -139,6 +148,7 @@ static struct rbtr_event_type rbtr_print_type = {
 	.nr_fields	= ARRAY_SIZE(rbtr_print_fields),
 	.print_fmt	= "\"%ps: %s\", (void *)REC->ip, REC->buf",
 	.print		= rbtr_print_print,
+	.fix_addrs	= rbtr_print_fix_addrs,
 };
 
 static struct rbtr_event_type rbtr_raw_data_type = {

@@ -21,6 +21,7 @@
 #include <rbtrace/rbtrace.h>
 #include "events.h"
 #include "function.h"
+#include "persist.h"
 #include "trace.h"
 
 /* A record copied out of the buffer, with its CPU, stamp and losses. */
@@ -32,6 +33,7 @@ struct rbtr_rec {
 	int		cpu;
 	bool		lost;		/* events lost before it */
 	unsigned long	lost_count;	/* how many, 0 if unknown */
+	bool		addrs_fixed;	/* persist: shifted once, show may retry */
 	/* function_graph: a leaf entry's return, read along with it */
 	unsigned int	leaf_len;	/* 0: not a leaf */
 	u64		leaf[RBTR_GRAPH_LEAF_MAX / sizeof(u64)];
@@ -67,6 +69,7 @@ static void rbtr_rec_fill(struct rbtr_rec *rec, struct rbt_event *event, u64 ts,
 	rec->ts = ts;
 	rec->cpu = cpu;
 	rec->leaf_len = 0;
+	rec->addrs_fixed = false;
 }
 
 /*
@@ -128,12 +131,19 @@ static void rbtr_print_lat(struct seq_buf *s, const struct rbtr_entry *ent)
 
 /* One record as ftrace prints it, lost-event note first. */
 static void rbtr_print_rec(struct rbtr_trace *tr, struct rbtr_text *t,
-			   struct rbtr_graph_text *gt, const struct rbtr_rec *rec)
+			   struct rbtr_graph_text *gt, struct rbtr_rec *rec)
 {
 	static const struct rbtr_entry no_entry;
 	const struct rbtr_entry *ent = rec->len >= sizeof(*ent) ? rec->data : &no_entry;
 	char comm[TASK_COMM_LEN];
 
+	/* The previous boot's data: its addresses in this boot's terms. */
+	if (!rec->addrs_fixed) {
+		rbtr_persist_fix_rec(tr, rec->data, rec->len);
+		if (rec->leaf_len)
+			rbtr_persist_fix_rec(tr, rec->leaf, rec->leaf_len);
+		rec->addrs_fixed = true;
+	}
 	seq_buf_init(&t->s, t->buf, t->size);
 	if (rec->lost && rec->lost_count)
 		seq_buf_printf(&t->s, "CPU:%d [LOST %lu EVENTS]\n", rec->cpu, rec->lost_count);

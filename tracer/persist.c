@@ -137,7 +137,9 @@ struct rbt_buffer *rbtr_persist_alloc(unsigned int flags, unsigned int order)
  */
 void rbtr_persist_free(struct rbt_buffer *buffer)
 {
-	if (rbt_in_range(buffer))
+	if (rbt_in_range(buffer)) {
+		rbtr_persist_meta_exit();
 		rbtr_persist_corrupt(buffer);
+	}
 	rbt_free(buffer);
 }

@@ -106,6 +106,24 @@ static void rbtr_stack_print(struct seq_buf *s, const struct rbtr_event_type *ty
 	}
 }
 
+/* A stack of the previous boot (persist_meta.c): each frame, up to the end mark. */
+static void rbtr_stack_fix_addrs(void *rec, unsigned int len, rbtr_fix_ip_fn fix)
+{
+	struct rbtr_stack_entry *e = rec;
+	unsigned int i, n = 0;
+	unsigned long ip;
+
+	if (len >= sizeof(*e))
+		n = (len - sizeof(*e)) / sizeof(unsigned long);
+	for (i = 0; i < n; i++) {
+		memcpy(&ip, &e->caller[i], sizeof(ip));
+		if (ip == ULONG_MAX)
+			break;
+		ip = fix(ip);
+		memcpy(&e->caller[i], &ip, sizeof(ip));
+	}
+}
+
 static struct rbtr_event_type rbtr_stack_type = {
 	.system		= "ftrace",
 	.name		= "kernel_stack",
@@ -121,6 +139,7 @@ static struct rbtr_event_type rbtr_stack_type = {
 					(void *)REC->caller[4], (void *)REC->caller[5],
 					(void *)REC->caller[6], (void *)REC->caller[7]),
 	.print		= rbtr_stack_print,
+	.fix_addrs	= rbtr_stack_fix_addrs,
 };
 
 /*

@@ -12,6 +12,7 @@
 #include <linux/security.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
+#include "persist.h"
 #include "trace.h"
 
 /* ftrace's default watermark for splice and poll of trace_pipe_raw */
@@ -251,6 +252,7 @@ void rbtr_reset_buffer(struct rbtr_trace *tr, struct rbt_buffer *buffer, int cpu
 	rbt_reset(buffer);
 	for_each_possible_cpu(i)
 		mutex_unlock(&tr->access[i]);
+	rbtr_persist_reset(buffer);
 }
 
 /**

@@ -155,6 +155,9 @@ struct rbt_buffer *rbt_alloc_in(phys_addr_t start, size_t size,
 				unsigned int flags, unsigned int order);
 int rbt_range_info(struct rbt_buffer *buffer, int cpu, struct rbt_range_info *info);
 bool rbt_in_range(struct rbt_buffer *buffer);
+size_t rbt_range_meta_size(struct rbt_buffer *buffer);
+int rbt_range_meta_write(struct rbt_buffer *buffer, const void *data, size_t len);
+ssize_t rbt_range_meta_read(struct rbt_buffer *buffer, void *data, size_t len);
 #ifdef RBTRACE_TEST_HOOKS
 int rbt_range_corrupt(struct rbt_buffer *buffer, int cpu, unsigned int nr,
 		      unsigned int how);

@@ -21,13 +21,26 @@
 #          A module built without test hooks (the stock kernels' builds)
 #          has no persist_corrupt=: the stage is skipped, and the output
 #          says so ("corruption: SKIPPED"), never "corruption: PASS".
+# What a later boot needs to decode the old data (the metadata area), in
+# every boot: last_boot_info's "ADDR\t[kernel]" line is the previous
+# boot's _text (saved from /proc/kallsyms), its rbtrace line is there,
+# the events enabled then are listed, "# Current" once cleared; the
+# markers' ip (rbtrace's own code, which module KASLR moves) reads back
+# as tracing_mark_write. With --functions (the stock kernels, one TCG
+# thread: ftrace patches text) boot 1 also runs the function tracer on
+# vfs_write while it records, and boot 2 checks that every function
+# record reads back as vfs_write: the KASLR delta applied. A boot that
+# got the previous one's offset (the test kernel is not relocatable:
+# always) says so: "KASLR delta 0", the shift then untested.
 # Every boot's kernel log is scanned by qemu-run (up to the crash).
 set -uo pipefail
 
 ko=
+functions=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ko) ko=$2; shift 2 ;;
+	--functions) functions=1; shift ;;
 	*) break ;;
 	esac
 done
@@ -66,15 +79,58 @@ check_all() {
 	say "CPU $cpu: all $N '$tag' events read back in order"
 }
 
+FN=vfs_write
+text_now() { awk '$3 == "_text" { print $1; exit }' /proc/kallsyms; }
+
+# save_text BOOT: this boot's _text, for the next boot's last_boot_info.
+save_text() { text_now >"$R/persist.text$1"; }
+
+# check_last_boot BOOT: last_boot_info names the previous boot (BOOT)'s
+# _text and rbtrace's text; the KASLR delta is said.
+check_last_boot() {
+	local old new got info
+	info=$(cat $D/last_boot_info) || fail "no last_boot_info"
+	old=$(cat "$R/persist.text$1")
+	new=$(text_now)
+	got=$(echo "$info" | awk -F'\t' '$2 == "[kernel]" { print $1 }')
+	[ "$((16#$got))" = "$((16#$old))" ] ||
+		fail "last_boot_info: kernel line '$got', boot $1's _text was $old: $(echo "$info" | head -3)"
+	echo "$info" | grep -qP '^[0-9a-f]+\trbtrace$' || fail "last_boot_info: no rbtrace line: $info"
+	echo "$info" | grep -q '^# clock: local$' || fail "last_boot_info: no clock line: $info"
+	if [ "$old" = "$new" ]; then
+		say "KASLR delta 0: this boot's _text is boot $1's ($old); the shift is not tested by this boot"
+	else
+		say "KASLR delta $((16#$new - 16#$old)) (_text $old in boot $1, $new now)"
+	fi
+}
+
+# check_marker_sym TAG CPU: TAG's markers read back as tracing_mark_write.
+check_marker_sym() {
+	local bad
+	bad=$(grep ": $1$2 [0-9]*\$" $D/per_cpu/cpu$2/trace | grep -vc 'tracing_mark_write: ')
+	[ "$bad" = 0 ] || fail "CPU $2: $bad '$1' markers not named tracing_mark_write: $(grep ": $1$2 [0-9]*\$" $D/per_cpu/cpu$2/trace | grep -v -m1 'tracing_mark_write: ')"
+	say "CPU $2: the '$1' markers' ip is tracing_mark_write (the module table)"
+}
+
 stage=$(cat "$STAGE" 2>/dev/null || echo 1)
 say "boot $stage"
 case $stage in
 1)
 	load
 	dmesg | grep -q "rbtrace: buffer at .*starting empty" || fail "no 'starting empty' line"
+	[ "$(cat $D/last_boot_info)" = "# Current" ] || fail "last_boot_info of a fresh buffer: $(cat $D/last_boot_info)"
+	# An event enabled for a moment: the metadata keeps it.
+	echo 1 >$D/events/sched/sched_process_fork/enable || fail "enabling sched_process_fork"
+	echo 0 >$D/events/sched/sched_process_fork/enable
+	if [ "$functions" = 1 ]; then
+		echo $FN >$D/set_ftrace_filter || fail "set_ftrace_filter $FN"
+		echo function >$D/current_tracer || fail "current_tracer function"
+	fi
 	record a
 	check_all a 0
 	check_all a 1
+	[ "$functions" = 0 ] || echo 0 >$D/tracing_on
+	save_text 1
 	echo 2 >"$STAGE"
 	sync
 	say "rebooting"
@@ -88,6 +144,22 @@ case $stage in
 	say "$line"
 	check_all a 0
 	check_all a 1
+	check_last_boot 1
+	check_marker_sym a 0
+	check_marker_sym a 1
+	grep -qE '^# event [0-9]+ sched:sched_process_fork$' $D/last_boot_info ||
+		fail "last_boot_info: sched_process_fork not listed: $(grep '^# event' $D/last_boot_info)"
+	if [ "$functions" = 1 ]; then
+		# Every function record of boot 1 by its boot 1 name.
+		fns=$(grep -E ': [^ ]+ <-[^ ]+$' $D/trace | sed -E 's/.*: ([^ ]+) <-([^ ]+)$/\1 \2/')
+		n=$(echo "$fns" | grep -c .)
+		[ "$n" -ge 100 ] || fail "only $n function records of boot 1"
+		other=$(echo "$fns" | awk -v f=$FN '$1 != f' | sort | uniq -c | sort -rn | head -3)
+		[ -z "$other" ] || fail "function records not named $FN: $other"
+		raw=$(echo "$fns" | awk '$2 ~ /^0x/' | head -1)
+		[ -z "$raw" ] || fail "a parent left as an address: $raw"
+		say "$n function records of boot 1, every one $FN, parents $(echo "$fns" | awk '{print $2}' | sort | uniq -c | sort -rn | head -2 | awk '{printf "%s %s ", $2, $1}')"
+	fi
 	# Raw pages as trace-cmd extract reads them (consumed: CPU 1 last).
 	python3 "$top/tests/guest/rawio.py" dump $D/per_cpu/cpu1/trace_pipe_raw /tmp/raw1 4096 ||
 		fail "trace_pipe_raw of CPU 1"
@@ -99,10 +171,12 @@ case $stage in
 	grep -q "tracing_mark_write: refused" $D/trace && fail "a write went into the old data"
 	echo 1 > $D/snapshot 2>/dev/null && fail "a snapshot of the persistent buffer was taken"
 	echo > $D/trace
+	[ "$(cat $D/last_boot_info)" = "# Current" ] || fail "last_boot_info after clearing: $(cat $D/last_boot_info)"
 	echo "accepted" > $D/trace_marker
 	grep -q "tracing_mark_write: accepted" $D/trace || fail "no recording after clearing"
 	echo > $D/trace
 	record b
+	save_text 2
 	echo 3 >"$STAGE"
 	sync
 	say "panicking"
@@ -115,6 +189,9 @@ case $stage in
 	dmesg | grep "rbtrace: buffer at .*previous boot's" || fail "the data of the boot that panicked not found"
 	check_all b 0
 	check_all b 1
+	# The metadata this boot's load wrote after boot 2 cleared the old data.
+	check_last_boot 2
+	check_marker_sym b 0
 	echo > $D/trace
 	if ! modinfo -p "$ko" | grep -q '^persist_corrupt:'; then
 		rmmod rbtrace || fail "rmmod"

@@ -18,6 +18,10 @@
  *    whole page, a commit word past the end, random events) are refused
  *    and counted; every record of the others is read, in order.
  *  - Another geometry (sub-buffer order) or garbage: a fresh start.
+ *  - Metadata: the client's bytes (rbt_range_meta_write()) are read back
+ *    by the next attach, the last complete write's; a torn write (a
+ *    crash inside one) leaves the previous; writes are refused while the
+ *    old data is shown.
  */
 #include <kunit/test.h>
 #include <linux/gfp.h>
@@ -319,12 +323,66 @@ static void rbtrace_range_fresh(struct kunit *test)
 	}
 }
 
+/* The client's metadata area: written, re-attached, a torn update. */
+static void rbtrace_range_meta(struct kunit *test)
+{
+	static const char v1[] = "v1 boot one", v2[] = "v2 boot one, later";
+	struct rg_range r = rg_range(test);
+	char got[64];
+	struct rbt_buffer *buf;
+	size_t room;
+
+	buf = rg_attach(test, &r, 0);
+	room = rbt_range_meta_size(buf);
+	KUNIT_EXPECT_GE(test, room, (size_t)4096);
+	/* A fresh range has no previous boot's metadata. */
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_read(buf, got, sizeof(got)), (ssize_t)-ENOENT);
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_write(buf, v1, room + 1), -E2BIG);
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_write(buf, v1, sizeof(v1)), 0);
+	rbt_free(buf);
+
+	/* The next boot reads it; the old data's metadata is not rewritten. */
+	buf = rg_attach(test, &r, 0);
+	memset(got, 0, sizeof(got));
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_read(buf, got, sizeof(got)), (ssize_t)sizeof(v1));
+	KUNIT_EXPECT_STREQ(test, got, v1);
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_write(buf, v2, sizeof(v2)), -EBUSY);
+	rbt_reset(buf);
+	/* Two writes: the second's half is current, the first's the other. */
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_write(buf, v1, sizeof(v1)), 0);
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_write(buf, v2, sizeof(v2)), 0);
+	/* The read is still the previous boot's, a copy taken at attach. */
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_read(buf, got, sizeof(got)), (ssize_t)sizeof(v1));
+#ifdef RBTRACE_TEST_HOOKS
+	/* A crash inside a third write: the other half torn, index not flipped. */
+	KUNIT_EXPECT_EQ(test, rbt_range_corrupt(buf, 0, 0, 3), 1);
+#endif
+	rbt_free(buf);
+
+	buf = rg_attach(test, &r, 0);
+	memset(got, 0, sizeof(got));
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_read(buf, got, sizeof(got)), (ssize_t)sizeof(v2));
+	KUNIT_EXPECT_STREQ(test, got, v2);
+	/* A short room: the length is told, what fits is copied. */
+	memset(got, 0, sizeof(got));
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_read(buf, got, 2), (ssize_t)sizeof(v2));
+	KUNIT_EXPECT_STREQ(test, got, "v2");
+	rbt_free(buf);
+
+	/* Not a range buffer. */
+	buf = rbt_kunit_alloc(test, 4 * PAGE_SIZE, 0, 0);
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_size(buf), (size_t)0);
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_write(buf, v1, sizeof(v1)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rbt_range_meta_read(buf, got, sizeof(got)), (ssize_t)-EINVAL);
+}
+
 static struct kunit_case rbtrace_range_cases[] = {
 	KUNIT_CASE(rbtrace_range_reattach),
 	KUNIT_CASE(rbtrace_range_read_page),
 	KUNIT_CASE(rbtrace_range_wrapped),
 	KUNIT_CASE(rbtrace_range_corrupt),
 	KUNIT_CASE(rbtrace_range_fresh),
+	KUNIT_CASE(rbtrace_range_meta),
 	{}
 };
 
