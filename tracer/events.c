@@ -299,13 +299,11 @@ void rbtr_events_show_format(struct seq_file *m, const struct rbtr_event_type *t
 	seq_printf(m, "\nprint fmt: %s\n", type->print_fmt);
 }
 
-/**
- * rbtr_trace_ctx - ftrace's tracing_gen_ctx(), which modules cannot call
- *
- * Return: the RBTR_FLAG_* bits << 16, the migrate-disable depth << 4 and the
- * preempt depth, both depths capped at 15.
+/*
+ * ftrace's tracing_gen_ctx(), with @skip levels of preemption disabled
+ * since the event left out of the depth before it is capped.
  */
-unsigned int rbtr_trace_ctx(void)
+static __always_inline unsigned int rbtr_trace_ctx_of(unsigned int skip)
 {
 	unsigned int pc = preempt_count(), flags = 0, migrate = 0;
 
@@ -326,7 +324,34 @@ unsigned int rbtr_trace_ctx(void)
 #ifdef CONFIG_SMP
 	migrate = current->migration_disabled;
 #endif
-	return (flags << 16) | min(pc & 0xff, 0xfU) | min(migrate, 0xfU) << 4;
+	return (flags << 16) | min((pc & 0xff) - skip, 0xfU) | min(migrate, 0xfU) << 4;
+}
+
+/**
+ * rbtr_trace_ctx - ftrace's tracing_gen_ctx(), which modules cannot call
+ *
+ * Return: the RBTR_FLAG_* bits << 16, the migrate-disable depth << 4 and the
+ * preempt depth, both depths capped at 15.
+ */
+unsigned int rbtr_trace_ctx(void)
+{
+	return rbtr_trace_ctx_of(0);
+}
+
+/**
+ * rbtr_trace_ctx_skip - rbtr_trace_ctx() as it read @skip preempt_disable()s ago
+ * @skip: levels of preemption disabled since, by the caller (at most the
+ *        current depth)
+ *
+ * For a header filled after the event's own code ran (rbtr_event_reserve_fast()):
+ * the flags are read now, in the same context; only the need-resched
+ * bits may have changed since, as they may between any two reads.
+ *
+ * Return: as rbtr_trace_ctx().
+ */
+unsigned int rbtr_trace_ctx_skip(unsigned int skip)
+{
+	return rbtr_trace_ctx_of(skip);
 }
 
 /**

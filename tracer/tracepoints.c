@@ -105,18 +105,10 @@ static bool rbtr_dur_registered[RBTR_PAIR_NR];
 
 /* ---- writing records ----------------------------------------------------- */
 
-/*
- * The context of the traced code: without the preemption the tracepoint
- * disabled around its probes, as ftrace's tracing_gen_ctx_dec() for its
- * own events, so that common_preempt_count reads as the kernel's.
- */
+/* The context of the traced code (rbtr_ctx_tp()). */
 static __always_inline unsigned int rbtr_tp_ctx(void)
 {
-	unsigned int ctx = rbtr_trace_ctx();
-
-	if (IS_ENABLED(CONFIG_PREEMPTION) && (ctx & 0xf))
-		ctx--;
-	return ctx;
+	return rbtr_ctx_tp(rbtr_trace_ctx());
 }
 
 /*
@@ -130,12 +122,19 @@ static __always_inline unsigned int rbtr_tp_ctx(void)
  * one in between (snapshot.c). Probes run with preemption disabled from
  * here to the commit, which keeps the buffer from being freed under them,
  * and the file (freed after tracepoint_synchronize_unregister()).
+ *
+ * An event whose filter is one number compare (RBTR_EVC_FAST) is written
+ * without its header into a scratch slot, tested at the commit and only
+ * then given its context (rbtr_event_reserve_fast()): a rejected hit
+ * costs neither the context nor the reservation.
  */
 static __always_inline void *rbtr_tp_reserve(struct rbt_buffer **buf,
 					     struct rbtr_event_file *file,
 					     unsigned int size)
 {
 	*buf = rbtr_live_buffer(file->tr);
+	if (unlikely(READ_ONCE(file->cond) & RBTR_EVC_FAST))
+		return rbtr_event_reserve_fast(*buf, file, size);
 	return rbtr_event_reserve(*buf, file, size, rbtr_tp_ctx());
 }
 
