@@ -143,20 +143,20 @@ static void notrace rbtr_scratch_put(void)
 
 /**
  * rbtr_event_reserve_fast - rbtr_event_reserve() of a tracepoint's probe
- *			     when its file has RBTR_EVC_FAST
+ *			     whose file has a bit of RBTR_EVC_AT_RESERVE_ALL
  * @buffer: the live buffer of @file->tr, read once for this record
  * @file: the event in its tracer
  * @size: bytes of the record, struct rbtr_entry included
  *
  * ftrace's buffered event, with the filter first: when the filter (one
- * number compare on the event's own fields, rbtr_filter_match_fast()) is
- * all that decides, the record is written into a scratch slot without
- * its header, and rbtr_event_cond_commit() tests it before anything
- * else: a rejected hit reads neither its context nor tracing_cpumask,
- * nor touches the buffer. A kept one gets its header there (the context
- * as the probe would have read it, rbtr_trace_ctx_skip()). Any other
- * condition, a slot not to be had or a filter that changed since the bit
- * was read: rbtr_event_reserve(), as without the bit.
+ * number compare on the event's own fields, RBTR_EVC_FAST) is all that
+ * decides, the record is written into a scratch slot without its header,
+ * and rbtr_event_cond_commit() tests it with rbtr_filter_match_fast()
+ * before anything else: a rejected hit reads neither its context nor
+ * tracing_cpumask, nor touches the buffer. A kept one gets its header
+ * there (the context as the probe would have read it,
+ * rbtr_trace_ctx_skip()). Any other condition, a slot not to be had or a
+ * filter that changed since the bit was read: rbtr_event_reserve().
  *
  * Runs in the probe's context, NMI included. The filter is read under
  * sched-RCU: the tracepoint disabled preemption, and the slot keeps it

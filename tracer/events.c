@@ -467,6 +467,26 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, struct rbtr_event_file *file
 }
 
 /**
+ * rbtr_event_reserve_plain - rbtr_event_reserve() of a hit without conditions
+ * @buffer: the live buffer of @file->tr, read once for this record
+ * @file: the event in the tracer it is recorded by
+ * @size: bytes of the record, struct rbtr_entry included
+ * @ctx: rbtr_trace_ctx() of the context the event describes
+ *
+ * For a writer that read @file->cond once and found none of
+ * RBTR_EVC_AT_RESERVE_ALL (the tracepoints' probes): the word is not
+ * read again. One set since is seen at the commit, as by a writer of
+ * rbtr_event_reserve() that read the word before the change.
+ *
+ * Return: as rbtr_event_reserve().
+ */
+void *rbtr_event_reserve_plain(struct rbt_buffer *buffer, struct rbtr_event_file *file,
+			       unsigned int size, unsigned int ctx)
+{
+	return rbtr_event_reserve_cond(buffer, file->id, 0, size, ctx);
+}
+
+/**
  * rbtr_event_reserve_type - rbtr_event_reserve() for a type without a file
  * @buffer: the buffer
  * @type: the record's type: one of the ftrace system's, which has no

@@ -312,6 +312,8 @@ int rbtr_event_set_locked(struct rbtr_event_file *file, bool on);
 #define RBTR_EVC_BUFFERED	(RBTR_EVC_FILTER | RBTR_EVC_TRIGGER_COND)
 /* Looked at before the reservation, and at the commit. */
 #define RBTR_EVC_AT_RESERVE	(RBTR_EVC_TRIGGER | RBTR_EVC_SOFT_OFF | RBTR_EVC_PID)
+/* Any of them: the probes of tracepoints leave their plain path. */
+#define RBTR_EVC_AT_RESERVE_ALL	(RBTR_EVC_AT_RESERVE | RBTR_EVC_BUFFERED | RBTR_EVC_FAST)
 #define RBTR_EVC_AT_COMMIT	(RBTR_EVC_FILTER | RBTR_EVC_TRIGGER_COND |	\
 				 RBTR_EVC_SOFT_OFF | RBTR_EVC_PID | RBTR_EVC_SCRATCH)
 
@@ -338,6 +340,8 @@ static __always_inline unsigned int rbtr_ctx_tp(unsigned int ctx)
 
 void *rbtr_event_reserve(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 			 unsigned int size, unsigned int ctx);
+void *rbtr_event_reserve_plain(struct rbt_buffer *buffer, struct rbtr_event_file *file,
+			       unsigned int size, unsigned int ctx);
 void rbtr_event_commit(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 		       void *rec, unsigned int size);
 bool rbtr_event_finish(struct rbt_buffer *buffer, struct rbtr_event_file *file,

@@ -123,19 +123,24 @@ static __always_inline unsigned int rbtr_tp_ctx(void)
  * here to the commit, which keeps the buffer from being freed under them,
  * and the file (freed after tracepoint_synchronize_unregister()).
  *
- * An event whose filter is one number compare (RBTR_EVC_FAST) is written
- * without its header into a scratch slot, tested at the commit and only
- * then given its context (rbtr_event_reserve_fast()): a rejected hit
- * costs neither the context nor the reservation.
+ * The condition word is tested once here: without a bit that matters
+ * before the record (the common case), rbtr_event_reserve_plain() tests
+ * none; with one, rbtr_event_reserve_fast() looks. An event whose filter
+ * is one number compare (RBTR_EVC_FAST) is written there without its
+ * header into a scratch slot, tested at the commit and only then given
+ * its context: a rejected hit costs neither the context nor the
+ * reservation.
  */
 static __always_inline void *rbtr_tp_reserve(struct rbt_buffer **buf,
 					     struct rbtr_event_file *file,
 					     unsigned int size)
 {
+	unsigned long cond = READ_ONCE(file->cond);
+
 	*buf = rbtr_live_buffer(file->tr);
-	if (unlikely(READ_ONCE(file->cond) & RBTR_EVC_FAST))
+	if (unlikely(cond & RBTR_EVC_AT_RESERVE_ALL))
 		return rbtr_event_reserve_fast(*buf, file, size);
-	return rbtr_event_reserve(*buf, file, size, rbtr_tp_ctx());
+	return rbtr_event_reserve_plain(*buf, file, size, rbtr_tp_ctx());
 }
 
 static __always_inline void rbtr_tp_commit(struct rbt_buffer *buf,
