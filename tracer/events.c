@@ -305,8 +305,13 @@ void rbtr_events_show_format(struct seq_file *m, const struct rbtr_event_type *t
  */
 static __always_inline unsigned int rbtr_trace_ctx_of(unsigned int skip)
 {
-	unsigned int pc = preempt_count(), flags = 0, migrate = 0;
+	unsigned int pc = preempt_count(), flags = 0, migrate = 0, depth;
 
+	/* Without a preempt count, preempt_disable() left no level to skip. */
+	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		skip = 0;
+	depth = pc & 0xff;
+	depth = depth > skip ? depth - skip : 0;
 	if (irqs_disabled())
 		flags |= RBTR_FLAG_IRQS_OFF;
 	if (pc & NMI_MASK)
@@ -324,7 +329,7 @@ static __always_inline unsigned int rbtr_trace_ctx_of(unsigned int skip)
 #ifdef CONFIG_SMP
 	migrate = current->migration_disabled;
 #endif
-	return (flags << 16) | min((pc & 0xff) - skip, 0xfU) | min(migrate, 0xfU) << 4;
+	return (flags << 16) | min(depth, 0xfU) | min(migrate, 0xfU) << 4;
 }
 
 /**
