@@ -311,7 +311,8 @@ static __always_inline unsigned int rbtr_trace_ctx_of(unsigned int skip)
 	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
 		skip = 0;
 	depth = pc & 0xff;
-	depth = depth > skip ? depth - skip : 0;
+	if (skip)
+		depth = depth > skip ? depth - skip : 0;
 	if (irqs_disabled())
 		flags |= RBTR_FLAG_IRQS_OFF;
 	if (pc & NMI_MASK)
