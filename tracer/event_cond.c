@@ -38,10 +38,13 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
 #include <linux/topology.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
 #include "filter.h"
+#include "filter_internal.h"
 #include "pid.h"
 #include "trigger.h"
 
@@ -59,17 +62,48 @@
  * cleared while it exists, sends every commit of the file to the
  * slow path that looks: a writer that took a slot while the filter was
  * set commits correctly after the filter is gone.
+ *
+ * A slot taken by rbtr_event_reserve_fast() holds a record without its
+ * header yet: its level's @fast is the filter that decides it, read once
+ * at the reservation (a filter changed meanwhile decides the next hit);
+ * the other reservations clear it. The filter stays valid until the
+ * commit as @filter of the file does: preemption is off in between.
  */
 #define RBTR_SCRATCH_LEVELS	4
 #define RBTR_SCRATCH_SIZE	(PAGE_SIZE / RBTR_SCRATCH_LEVELS)
 
 struct rbtr_scratch {
-	void		*page;
-	unsigned int	depth;
-	unsigned long	filtered;
+	void			*page;
+	unsigned int		depth;
+	unsigned long		filtered;
+	const struct rbtr_filter *fast[RBTR_SCRATCH_LEVELS];
 };
 
 static DEFINE_PER_CPU(struct rbtr_scratch, rbtr_scratch);
+
+/*
+ * The slot of rbtr_event_scratch_get(), its level's @fast set to @fast.
+ * Preemption disabled by the caller (or, for a tracepoint's probe, by the
+ * tracepoint): this CPU's slots throughout.
+ */
+static __always_inline void *rbtr_scratch_take(unsigned int size,
+					       const struct rbtr_filter *fast)
+{
+	struct rbtr_scratch *s = this_cpu_ptr(&rbtr_scratch);
+	unsigned int level;
+
+	if (size > RBTR_SCRATCH_SIZE || !s->page)
+		return NULL;
+	level = this_cpu_inc_return(rbtr_scratch.depth) - 1;
+	if (level >= RBTR_SCRATCH_LEVELS) {
+		this_cpu_dec(rbtr_scratch.depth);
+		return NULL;
+	}
+	/* Before the slot is used: a nested context takes the next level. */
+	s->fast[level] = fast;
+	preempt_disable_notrace();
+	return s->page + level * RBTR_SCRATCH_SIZE;
+}
 
 /**
  * rbtr_event_scratch_get - a scratch slot for a record of @size bytes
@@ -83,34 +117,107 @@ static DEFINE_PER_CPU(struct rbtr_scratch, rbtr_scratch);
  */
 void notrace *rbtr_event_scratch_get(unsigned int size)
 {
-	struct rbtr_scratch *s = this_cpu_ptr(&rbtr_scratch);
-	unsigned int level;
-
-	if (size > RBTR_SCRATCH_SIZE || !s->page)
-		return NULL;
-	level = this_cpu_inc_return(rbtr_scratch.depth) - 1;
-	if (level >= RBTR_SCRATCH_LEVELS) {
-		this_cpu_dec(rbtr_scratch.depth);
-		return NULL;
-	}
-	preempt_disable_notrace();
-	return s->page + level * RBTR_SCRATCH_SIZE;
+	return rbtr_scratch_take(size, NULL);
 }
 
-/* Is @rec this CPU's top scratch slot, the one the reservation took? */
-static bool notrace rbtr_scratch_owns(const void *rec)
+/*
+ * Is @rec this CPU's top scratch slot, the one the reservation took?
+ * Return: its level + 1, or 0.
+ */
+static __always_inline unsigned int rbtr_scratch_owns(const void *rec)
 {
 	struct rbtr_scratch *s = this_cpu_ptr(&rbtr_scratch);
 	unsigned int depth = READ_ONCE(s->depth);
 
-	return depth && depth <= RBTR_SCRATCH_LEVELS && s->page &&
-	       rec == s->page + (depth - 1) * RBTR_SCRATCH_SIZE;
+	if (depth && depth <= RBTR_SCRATCH_LEVELS && s->page &&
+	    rec == s->page + (depth - 1) * RBTR_SCRATCH_SIZE)
+		return depth;
+	return 0;
 }
 
 static void notrace rbtr_scratch_put(void)
 {
 	this_cpu_dec(rbtr_scratch.depth);
 	preempt_enable_notrace();
+}
+
+/**
+ * rbtr_event_reserve_fast - rbtr_event_reserve() of a tracepoint's probe
+ *			     whose file has a bit of RBTR_EVC_AT_RESERVE_ALL
+ * @buffer: the live buffer of @file->tr, read once for this record
+ * @file: the event in its tracer
+ * @size: bytes of the record, struct rbtr_entry included
+ *
+ * ftrace's buffered event, with the filter first: when the filter (one
+ * number compare on the event's own fields, RBTR_EVC_FAST) is all that
+ * decides, the record is written into a scratch slot without its header,
+ * and rbtr_event_cond_commit() tests it with rbtr_filter_match_fast()
+ * before anything else: a rejected hit reads neither its context nor
+ * tracing_cpumask, nor touches the buffer. A kept one gets its header
+ * there (the context as the probe would have read it,
+ * rbtr_trace_ctx_skip()). Any other condition, a slot not to be had or a
+ * filter that changed since the bit was read: rbtr_event_reserve().
+ *
+ * Runs in the probe's context, NMI included. The filter is read under
+ * sched-RCU: the tracepoint disabled preemption, and the slot keeps it
+ * off until the commit; its writer frees it after synchronize_rcu().
+ *
+ * Return: as rbtr_event_reserve(); a slot keeps preemption disabled
+ * until the commit.
+ */
+void notrace *rbtr_event_reserve_fast(struct rbt_buffer *buffer, struct rbtr_event_file *file,
+				      unsigned int size)
+{
+	unsigned long cond = READ_ONCE(file->cond);
+	const struct rbtr_filter *filter;
+	void *rec;
+
+	if ((cond & ~(RBTR_EVC_FILTER | RBTR_EVC_SCRATCH | RBTR_EVC_FAST)) ||
+	    !(cond & RBTR_EVC_FILTER))
+		goto slow;
+	/* NULL or not fast: the filter changed under the bit (rbtr_fl_swap()). */
+	filter = rcu_dereference_sched(file->filter);
+	if (!filter || !filter->fast)
+		goto slow;
+	rec = rbtr_scratch_take(size, filter);
+	if (rec)
+		return rec;
+slow:
+	return rbtr_event_reserve(buffer, file, size, rbtr_ctx_tp(rbtr_trace_ctx()));
+}
+
+/*
+ * rbtr_event_cond_commit() of a slot of rbtr_event_reserve_fast() at
+ * @level: its filter decides; a kept record gets its header (the slot
+ * took one preemption level since the probe began) and is copied as any
+ * scratch record, unless this CPU is not in tracing_cpumask.
+ */
+static __always_inline bool rbtr_scratch_fast_commit(struct rbt_buffer *buffer,
+						     struct rbtr_event_file *file,
+						     void *rec, unsigned int size,
+						     unsigned int level)
+{
+	const struct rbtr_filter *filter = __this_cpu_read(rbtr_scratch.fast[level]);
+	struct rbtr_entry *ent = rec;
+	unsigned int ctx;
+	bool keep;
+
+	keep = rbtr_filter_match_fast(filter, rec, size);
+	if (!keep) {
+		this_cpu_inc(rbtr_scratch.filtered);
+	} else if (rbtr_cpu_traced(smp_processor_id())) {
+		ctx = rbtr_ctx_tp(rbtr_trace_ctx_skip(1));
+		ent->type = file->id;
+		ent->flags = ctx >> 16;
+		ent->preempt_count = ctx & 0xff;
+		ent->pid = current->pid;
+		rbtr_cmdline_save();
+		keep = !rbt_write(buffer, ALIGN(size, 4), rec);
+	} else {
+		keep = false;
+	}
+	rbtr_scratch_put();
+	return keep;
 }
 
 /**
@@ -206,8 +313,13 @@ bool notrace rbtr_event_cond_commit(struct rbt_buffer *buffer, struct rbtr_event
 	unsigned long cond = READ_ONCE(file->cond);
 	const struct rbtr_filter *filter;
 	bool scratch, keep = false;
+	unsigned int depth;
 
-	scratch = (cond & RBTR_EVC_SCRATCH) && rbtr_scratch_owns(rec);
+	depth = (cond & RBTR_EVC_SCRATCH) ? rbtr_scratch_owns(rec) : 0;
+	/* A slot of rbtr_event_reserve_fast(): its filter alone decides. */
+	if (depth && __this_cpu_read(rbtr_scratch.fast[depth - 1]))
+		return rbtr_scratch_fast_commit(buffer, file, rec, size, depth - 1);
+	scratch = depth;
 	if (cond & RBTR_EVC_TRIGGER_COND)
 		*post = rbtr_triggers_call(buffer, file, rec, size);
 	if (cond & RBTR_EVC_SOFT_OFF)

@@ -299,16 +299,20 @@ void rbtr_events_show_format(struct seq_file *m, const struct rbtr_event_type *t
 	seq_printf(m, "\nprint fmt: %s\n", type->print_fmt);
 }
 
-/**
- * rbtr_trace_ctx - ftrace's tracing_gen_ctx(), which modules cannot call
- *
- * Return: the RBTR_FLAG_* bits << 16, the migrate-disable depth << 4 and the
- * preempt depth, both depths capped at 15.
+/*
+ * ftrace's tracing_gen_ctx(), with @skip levels of preemption disabled
+ * since the event left out of the depth before it is capped.
  */
-unsigned int rbtr_trace_ctx(void)
+static __always_inline unsigned int rbtr_trace_ctx_of(unsigned int skip)
 {
-	unsigned int pc = preempt_count(), flags = 0, migrate = 0;
+	unsigned int pc = preempt_count(), flags = 0, migrate = 0, depth;
 
+	/* Without a preempt count, preempt_disable() left no level to skip. */
+	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		skip = 0;
+	depth = pc & 0xff;
+	if (skip)
+		depth = depth > skip ? depth - skip : 0;
 	if (irqs_disabled())
 		flags |= RBTR_FLAG_IRQS_OFF;
 	if (pc & NMI_MASK)
@@ -326,7 +330,34 @@ unsigned int rbtr_trace_ctx(void)
 #ifdef CONFIG_SMP
 	migrate = current->migration_disabled;
 #endif
-	return (flags << 16) | min(pc & 0xff, 0xfU) | min(migrate, 0xfU) << 4;
+	return (flags << 16) | min(depth, 0xfU) | min(migrate, 0xfU) << 4;
+}
+
+/**
+ * rbtr_trace_ctx - ftrace's tracing_gen_ctx(), which modules cannot call
+ *
+ * Return: the RBTR_FLAG_* bits << 16, the migrate-disable depth << 4 and the
+ * preempt depth, both depths capped at 15.
+ */
+unsigned int rbtr_trace_ctx(void)
+{
+	return rbtr_trace_ctx_of(0);
+}
+
+/**
+ * rbtr_trace_ctx_skip - rbtr_trace_ctx() as it read @skip preempt_disable()s ago
+ * @skip: levels of preemption disabled since, by the caller (at most the
+ *        current depth)
+ *
+ * For a header filled after the event's own code ran (rbtr_event_reserve_fast()):
+ * the flags are read now, in the same context; only the need-resched
+ * bits may have changed since, as they may between any two reads.
+ *
+ * Return: as rbtr_trace_ctx().
+ */
+unsigned int rbtr_trace_ctx_skip(unsigned int skip)
+{
+	return rbtr_trace_ctx_of(skip);
 }
 
 /**
@@ -439,6 +470,26 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, struct rbtr_event_file *file
 	if (unlikely(cond & RBTR_EVC_AT_RESERVE) && rbtr_event_cond_skip(buffer, file))
 		return NULL;
 	return rbtr_event_reserve_cond(buffer, file->id, cond, size, ctx);
+}
+
+/**
+ * rbtr_event_reserve_plain - rbtr_event_reserve() of a hit without conditions
+ * @buffer: the live buffer of @file->tr, read once for this record
+ * @file: the event in the tracer it is recorded by
+ * @size: bytes of the record, struct rbtr_entry included
+ * @ctx: rbtr_trace_ctx() of the context the event describes
+ *
+ * For a writer that read @file->cond once and found none of
+ * RBTR_EVC_AT_RESERVE_ALL (the tracepoints' probes): the word is not
+ * read again. One set since is seen at the commit, as by a writer of
+ * rbtr_event_reserve() that read the word before the change.
+ *
+ * Return: as rbtr_event_reserve().
+ */
+void *rbtr_event_reserve_plain(struct rbt_buffer *buffer, struct rbtr_event_file *file,
+			       unsigned int size, unsigned int ctx)
+{
+	return rbtr_event_reserve_cond(buffer, file->id, 0, size, ctx);
 }
 
 /**

@@ -302,6 +302,10 @@ int rbtr_event_set_locked(struct rbtr_event_file *file, bool on);
  *			record may be in this CPU's scratch slot rather
  *			than in the buffer (event_cond.c), so the commit
  *			must take the slow path to find out
+ *  RBTR_EVC_FAST	set with RBTR_EVC_FILTER when the filter is one
+ *			number compare on the event's own fields
+ *			(rbtr_filter_match_fast()): a tracepoint's probe
+ *			reserves through rbtr_event_reserve_fast()
  */
 #define RBTR_EVC_FILTER		BIT(0)
 #define RBTR_EVC_TRIGGER	BIT(1)
@@ -309,17 +313,41 @@ int rbtr_event_set_locked(struct rbtr_event_file *file, bool on);
 #define RBTR_EVC_SOFT_OFF	BIT(3)
 #define RBTR_EVC_PID		BIT(4)
 #define RBTR_EVC_SCRATCH	BIT(5)
+#define RBTR_EVC_FAST		BIT(6)
 /* Written into a scratch slot first, tested, then copied if kept. */
 #define RBTR_EVC_BUFFERED	(RBTR_EVC_FILTER | RBTR_EVC_TRIGGER_COND)
 /* Looked at before the reservation, and at the commit. */
 #define RBTR_EVC_AT_RESERVE	(RBTR_EVC_TRIGGER | RBTR_EVC_SOFT_OFF | RBTR_EVC_PID)
+/* Any of them: the probes of tracepoints leave their plain path. */
+#define RBTR_EVC_AT_RESERVE_ALL	(RBTR_EVC_AT_RESERVE | RBTR_EVC_BUFFERED | RBTR_EVC_FAST)
 #define RBTR_EVC_AT_COMMIT	(RBTR_EVC_FILTER | RBTR_EVC_TRIGGER_COND |	\
 				 RBTR_EVC_SOFT_OFF | RBTR_EVC_PID | RBTR_EVC_SCRATCH)
 
 /* Writing records (events.c) */
 unsigned int rbtr_trace_ctx(void);
+unsigned int rbtr_trace_ctx_skip(unsigned int skip);
+
+/**
+ * rbtr_ctx_tp - a context of rbtr_trace_ctx() as a tracepoint's event tells it
+ * @ctx: the context read in the probe
+ *
+ * Without the preemption level the tracepoint disabled around its probes,
+ * as ftrace's tracing_gen_ctx_dec() for its own events, so that
+ * common_preempt_count reads as the kernel's.
+ *
+ * Return: the context for the record's header.
+ */
+static __always_inline unsigned int rbtr_ctx_tp(unsigned int ctx)
+{
+	if (IS_ENABLED(CONFIG_PREEMPTION) && (ctx & 0xf))
+		ctx--;
+	return ctx;
+}
+
 void *rbtr_event_reserve(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 			 unsigned int size, unsigned int ctx);
+void *rbtr_event_reserve_plain(struct rbt_buffer *buffer, struct rbtr_event_file *file,
+			       unsigned int size, unsigned int ctx);
 void rbtr_event_commit(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 		       void *rec, unsigned int size);
 bool rbtr_event_finish(struct rbt_buffer *buffer, struct rbtr_event_file *file,
@@ -336,6 +364,8 @@ bool rbtr_event_cond_commit(struct rbt_buffer *buffer, struct rbtr_event_file *f
 void rbtr_event_cond_post(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 			  unsigned long post);
 void *rbtr_event_scratch_get(unsigned int size);
+void *rbtr_event_reserve_fast(struct rbt_buffer *buffer, struct rbtr_event_file *file,
+			      unsigned int size);
 int rbtr_event_cond_init(void);
 unsigned long rbtr_event_cond_filtered(int cpu);
 void rbtr_event_cond_exit(void);

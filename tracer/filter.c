@@ -583,6 +583,22 @@ static struct rbtr_filter *rbtr_fl_alloc(const char *text, unsigned int nr_preds
 	return f;
 }
 
+/*
+ * One number compare on a field past the common ones ("id == 99999",
+ * "prev_pid != 0"), the filter most set: its predicate is tested on its
+ * own (rbtr_filter_match_fast()), before the record's header is filled.
+ */
+static void rbtr_fl_set_fast(struct rbtr_filter *f)
+{
+	const struct rbtr_fpred *p = &f->preds[0];
+
+	if (f->nr_preds != 1 || f->nr_prog != 1 || p->kind != RBTR_FP_NUM ||
+	    p->offset < sizeof(struct rbtr_entry))
+		return;
+	if (p->size == 1 || p->size == 2 || p->size == 4 || p->size == 8)
+		f->fast = p;
+}
+
 /**
  * rbtr_filter_parse_err - rbtr_filter_parse() that reports nothing
  * @type: the event whose fields the filter names
@@ -620,6 +636,7 @@ struct rbtr_filter *rbtr_filter_parse_err(const struct rbtr_event_type *type,
 	if (ret)
 		goto fail;
 	kfree(ps.ops);
+	rbtr_fl_set_fast(ps.f);
 	return ps.f;
 fail:
 	kfree(ps.ops);

@@ -37,10 +37,14 @@ static struct rbtr_filter *rbtr_fl_swap(struct rbtr_event_file *file, struct rbt
 	if (f) {
 		/* Published before the bit: a writer that sees the bit finds it. */
 		rcu_assign_pointer(file->filter, f);
-		rbtr_event_cond_update(file, RBTR_EVC_FILTER, 0);
+		/* A writer that saw RBTR_EVC_FAST checks f->fast of what it finds. */
+		if (f->fast)
+			rbtr_event_cond_update(file, RBTR_EVC_FILTER | RBTR_EVC_FAST, 0);
+		else
+			rbtr_event_cond_update(file, RBTR_EVC_FILTER, RBTR_EVC_FAST);
 	} else {
 		/* Bit first; a writer that saw it may still find NULL: no filter. */
-		rbtr_event_cond_update(file, 0, RBTR_EVC_FILTER);
+		rbtr_event_cond_update(file, 0, RBTR_EVC_FILTER | RBTR_EVC_FAST);
 		RCU_INIT_POINTER(file->filter, NULL);
 	}
 	return old;

@@ -6,7 +6,9 @@
 #ifndef _RBTR_FILTER_INTERNAL_H
 #define _RBTR_FILTER_INTERNAL_H
 
+#include <linux/compiler.h>
 #include <linux/export.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 /* Longest string operand, ftrace's MAX_FILTER_STR_VAL. */
@@ -82,6 +84,11 @@ struct rbtr_fpred {
  * @preds: the predicates
  * @prog: postfix program over @preds
  * @text: the text as written
+ * @fast: the one predicate of a filter that is one number compare on a
+ *        field of the event's own (not a common field), else NULL:
+ *        rbtr_filter_match_fast() decides it without the program, and
+ *        the record's common fields need not be filled before (see
+ *        rbtr_event_reserve_fast())
  */
 struct rbtr_filter {
 	unsigned int		nr_preds;
@@ -89,7 +96,97 @@ struct rbtr_filter {
 	struct rbtr_fpred	*preds;
 	u16			*prog;
 	char			*text;
+	const struct rbtr_fpred	*fast;
 };
+
+/*
+ * ftrace's comparisons, on the field's value widened with its sign:
+ * @cmp is the order of the two (-1, 0, 1) as the field's type orders
+ * them, @band their bitwise and.
+ */
+static __always_inline bool rbtr_fm_cmp(u8 op, int cmp, bool band)
+{
+	switch (op) {
+	case RBTR_FOP_EQ:
+	case RBTR_FOP_NE:
+		return !cmp;
+	case RBTR_FOP_LT:
+		return cmp < 0;
+	case RBTR_FOP_LE:
+		return cmp <= 0;
+	case RBTR_FOP_GT:
+		return cmp > 0;
+	case RBTR_FOP_GE:
+		return cmp >= 0;
+	case RBTR_FOP_BAND:
+		return band;
+	}
+	return false;
+}
+
+/*
+ * A number field: its value and the operand both cut to the field's size
+ * (ftrace casts the operand to the field's type), then widened with the
+ * field's sign. Other sizes have no comparison in ftrace: never true.
+ */
+static __always_inline bool rbtr_fm_num(const struct rbtr_fpred *p, const u8 *rec,
+					unsigned int size)
+{
+	const void *a = rec + p->offset;
+	union { u8 b; u16 h; u32 w; u64 q; } x;
+	u64 uv, v = p->val;
+	s64 sv, s;
+	int cmp;
+	bool r;
+
+	if (p->offset + p->size > size)
+		return false;
+	switch (p->size) {
+	case 1:
+		memcpy(&x.b, a, 1);
+		uv = x.b, s = (s8)x.b, sv = (s8)v, v = (u8)v;
+		break;
+	case 2:
+		memcpy(&x.h, a, 2);
+		uv = x.h, s = (s16)x.h, sv = (s16)v, v = (u16)v;
+		break;
+	case 4:
+		memcpy(&x.w, a, 4);
+		uv = x.w, s = (s32)x.w, sv = (s32)v, v = (u32)v;
+		break;
+	case 8:
+		memcpy(&x.q, a, 8);
+		uv = x.q, s = (s64)x.q, sv = (s64)v;
+		break;
+	default:
+		return false;
+	}
+	if (p->is_signed)
+		cmp = (s > sv) - (s < sv);
+	else
+		cmp = (uv > v) - (uv < v);
+	r = rbtr_fm_cmp(p->op, cmp, p->is_signed ? !!(s & sv) : !!(uv & v));
+	return r != p->not;
+}
+
+/**
+ * rbtr_filter_match_fast - rbtr_filter_match() of a filter with @f->fast
+ * @f: the filter, @f->fast set
+ * @rec: the record; its common fields may be unset
+ * @size: its size
+ *
+ * The same comparison rbtr_filter_match() makes of that predicate
+ * (rbtr_fm_num()), without the program's walk and its calls: the
+ * writers' reject path (rbtr_event_cond_commit()). The KUnit suite
+ * checks the two agree on every operator, size and sign.
+ *
+ * Return: true to keep the record.
+ */
+static __always_inline bool rbtr_filter_match_fast(const struct rbtr_filter *f,
+						   const void *rec, unsigned int size)
+{
+	return rbtr_fm_num(f->fast, rec, size);
+}
 
 const char *rbtr_filter_err_text(int code);
 bool rbtr_filter_glob(const char *pat, const char *str, size_t len);

@@ -105,18 +105,10 @@ static bool rbtr_dur_registered[RBTR_PAIR_NR];
 
 /* ---- writing records ----------------------------------------------------- */
 
-/*
- * The context of the traced code: without the preemption the tracepoint
- * disabled around its probes, as ftrace's tracing_gen_ctx_dec() for its
- * own events, so that common_preempt_count reads as the kernel's.
- */
+/* The context of the traced code (rbtr_ctx_tp()). */
 static __always_inline unsigned int rbtr_tp_ctx(void)
 {
-	unsigned int ctx = rbtr_trace_ctx();
-
-	if (IS_ENABLED(CONFIG_PREEMPTION) && (ctx & 0xf))
-		ctx--;
-	return ctx;
+	return rbtr_ctx_tp(rbtr_trace_ctx());
 }
 
 /*
@@ -130,13 +122,25 @@ static __always_inline unsigned int rbtr_tp_ctx(void)
  * one in between (snapshot.c). Probes run with preemption disabled from
  * here to the commit, which keeps the buffer from being freed under them,
  * and the file (freed after tracepoint_synchronize_unregister()).
+ *
+ * The condition word is tested once here: without a bit that matters
+ * before the record (the common case), rbtr_event_reserve_plain() tests
+ * none; with one, rbtr_event_reserve_fast() looks. An event whose filter
+ * is one number compare (RBTR_EVC_FAST) is written there without its
+ * header into a scratch slot, tested at the commit and only then given
+ * its context: a rejected hit costs neither the context nor the
+ * reservation.
  */
 static __always_inline void *rbtr_tp_reserve(struct rbt_buffer **buf,
 					     struct rbtr_event_file *file,
 					     unsigned int size)
 {
+	unsigned long cond = READ_ONCE(file->cond);
+
 	*buf = rbtr_live_buffer(file->tr);
-	return rbtr_event_reserve(*buf, file, size, rbtr_tp_ctx());
+	if (unlikely(cond & RBTR_EVC_AT_RESERVE_ALL))
+		return rbtr_event_reserve_fast(*buf, file, size);
+	return rbtr_event_reserve_plain(*buf, file, size, rbtr_tp_ctx());
 }
 
 static __always_inline void rbtr_tp_commit(struct rbt_buffer *buf,

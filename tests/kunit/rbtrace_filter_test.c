@@ -576,6 +576,100 @@ static void rbtrace_filter_in_nmi(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, n.hit);
 }
 
+/*
+ * The writers' fast path (rbtr_filter_match_fast()): taken exactly by one
+ * number compare on a field of the event's own of 1, 2, 4 or 8 bytes,
+ * and of the same verdict as the program on every operator, size and
+ * sign, over each field's edges, on whole and cut records.
+ */
+static const char * const flt_fast_names[] = {
+	"s64v", "u64v", "s32v", "u32v", "s16v", "u16v", "s8v", "u8v", "darr",
+};
+
+static const struct rbtr_field *flt_field(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(flt_fields); i++)
+		if (!strcmp(flt_fields[i].name, name))
+			return &flt_fields[i];
+	return NULL;
+}
+
+static const s64 flt_fast_vals[] = {
+	0, 1, -1, 2, 7, -7, 127, 128, -128, -129, 255, 256, 32767, 32768, -32768,
+	65535, 65536, 0x7fffffff, 0x80000000LL, -0x80000000LL, 0xffffffffLL,
+	0x100000000LL, S64_MAX, S64_MIN, (s64)0xffffffff00000000ULL,
+};
+
+static const char * const flt_fast_ops[] = { "==", "!=", "<", "<=", ">", ">=", "&" };
+
+/* Set the field at @off of @size bytes of @r to @v, cut to its size. */
+static void flt_fast_set(struct flt_rec *r, unsigned int off, unsigned int size, s64 v)
+{
+	memcpy((u8 *)r + off, &v, size);	/* little-endian: the low bytes */
+}
+
+static void flt_fast_one(struct kunit *test, struct flt_rec *r,
+			 const struct rbtr_field *fl, const char *op, s64 val)
+{
+	struct rbtr_filter_err err;
+	struct rbtr_filter *f;
+	char text[64];
+	unsigned int i, sizes[] = { sizeof(*r), fl->offset + fl->size, fl->offset + fl->size - 1 };
+	unsigned int j;
+
+	if (fl->is_signed)
+		snprintf(text, sizeof(text), "%s %s %lld", fl->name, op, val);
+	else
+		snprintf(text, sizeof(text), "%s %s %llu", fl->name, op,
+			 fl->size == 8 ? (u64)val : (u64)val & (BIT_ULL(fl->size * 8) - 1));
+	f = flt_parse(test, text, &err);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "'%s' refused", text);
+	KUNIT_ASSERT_PTR_EQ_MSG(test, f->fast, &f->preds[0], "'%s' not fast", text);
+	for (i = 0; i < ARRAY_SIZE(flt_fast_vals); i++) {
+		flt_fast_set(r, fl->offset, fl->size, flt_fast_vals[i]);
+		for (j = 0; j < ARRAY_SIZE(sizes); j++)
+			KUNIT_EXPECT_EQ_MSG(test, rbtr_filter_match_fast(f, r, sizes[j]),
+					    rbtr_filter_match(f, r, sizes[j]),
+					    "'%s' on %lld, record of %u bytes", text,
+					    flt_fast_vals[i], sizes[j]);
+	}
+	rbtr_filter_free(f);
+}
+
+static void rbtrace_filter_fast_agrees(struct kunit *test)
+{
+	static const char * const slow[] = {
+		"common_pid == 1234", "common_type != 77", "common_flags & 8",
+		"u8v == 200 && s8v < 0", "!(u8v == 200)", "(u8v == 200) || x == 1",
+		"arr == 1", "comm == \"x\"", "dloc ~ \"h*\"", "ptr == \"x\"",
+		"COMM == \"x\"", "CPU == 0",
+	};
+	struct flt_rec *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	const struct rbtr_field *fl;
+	struct rbtr_filter_err err;
+	struct rbtr_filter *f;
+	unsigned int i, o, v;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	flt_fill(r);
+	for (i = 0; i < ARRAY_SIZE(flt_fast_names); i++) {
+		fl = flt_field(flt_fast_names[i]);
+		KUNIT_ASSERT_NOT_NULL(test, fl);
+		for (o = 0; o < ARRAY_SIZE(flt_fast_ops); o++)
+			for (v = 0; v < ARRAY_SIZE(flt_fast_vals); v++)
+				flt_fast_one(test, r, fl, flt_fast_ops[o], flt_fast_vals[v]);
+	}
+	/* Anything else takes the program: common fields, two predicates, strings. */
+	for (i = 0; i < ARRAY_SIZE(slow); i++) {
+		f = flt_parse(test, slow[i], &err);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "'%s' refused", slow[i]);
+		KUNIT_EXPECT_NULL_MSG(test, f->fast, "'%s' fast", slow[i]);
+		rbtr_filter_free(f);
+	}
+}
+
 static int rbtrace_filter_suite_init(struct kunit_suite *suite)
 {
 	return rbt_nest_init();
@@ -597,6 +691,7 @@ static struct kunit_case rbtrace_filter_cases[] = {
 	KUNIT_CASE(rbtrace_filter_data_loc_bounds),
 	KUNIT_CASE(rbtrace_filter_glob),
 	KUNIT_CASE(rbtrace_filter_in_nmi),
+	KUNIT_CASE(rbtrace_filter_fast_agrees),
 	{}
 };
 
