@@ -35,6 +35,7 @@
 #include "tracer/kprobes.h"
 #include "tracer/options.h"
 #include "tracer/stack.h"
+#include "tracer/clock_page.h"
 
 /* Longest control-file write taken; tracefs's are short lines too. */
 #define RB_CTRL_WRITE_MAX	64
@@ -563,6 +564,7 @@ static int rb_create_tree(struct rbtr_trace *tr)
 	rbtr_function_files(tr);
 	rbtr_kprobes_files(tr);
 	rbtr_stack_files(tr);
+	rbtr_clock_page_files(tr->dir);
 	return rbtr_instances_init(tr->dir, rb_create_tracer_files);
 }
 
