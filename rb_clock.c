@@ -5,11 +5,18 @@
  * Most are the kernel's NMI-safe clocks under ftrace's names. One is
  * rbtrace's own: "latch", a TSC clock readable from NMI and from any
  * context without a lock and without a retry that can spin (after
- * Mathieu Desnoyers' "monotonic accurate time" design). Two slots, each
- * a line through an anchor, and the kernel's latch sequence
- * (seqcount_latch_t) that says which slot is current:
+ * Mathieu Desnoyers' "monotonic accurate time" design), and from user
+ * space without a system call: it lives in one page that
+ * trace_clock_page maps read-only, laid out as the user ABI
+ * (include/uapi/rbtrace/clock_page.h, whose rbtrace_clock_read() is
+ * R1..R5 and F below). Two slots, each a line through an anchor, and a
+ * latch sequence, a plain u32 with seqcount_latch_t's barriers, that says
+ * which slot is current:
  *
- *	struct rb_time_info { cycles, ns, frac, mult }	slot[2]; seq
+ *	struct rbtrace_clock_page {
+ *		struct rbtrace_clock_slot { cycles, ns, frac, mult } slot[2];
+ *		seq; version; counter; shift (22);
+ *	}
  *
  *	time(t, c) = t.ns + ((t.frac + max(c - t.cycles, 0) * t.mult) >> 22)
  *
@@ -19,18 +26,25 @@
  *
  *	updater (mutex held, IRQs off)		reader (any context)
  *	------------------------------		--------------------
- *	U1 smp_mb()				R1 s = raw_read_seqcount_latch()
+ *	U1 smp_mb()				R1 s = READ_ONCE(seq)
  *	   a = max(counter, cur.cycles)		R2 t = slot[s & 1]
  *	U2 next = slot[(s + 1) & 1]:		R3 c = counter (ordered)
  *	   cur's line moved to a, new mult	R4 retry if seq != s (3 tries)
- *	U3 raw_write_seqcount_latch():		R5 return time(t, c)
- *	   smp_wmb(); seq++; smp_wmb()		F  after 3 misses: return
+ *	U3 as raw_write_seqcount_latch():	   (smp_rmb(); READ_ONCE(seq))
+ *	   smp_wmb(); seq++; smp_wmb()		R5 return time(t, c)
+ *						F  after 3 misses: return
  *						   slot[seq & 1].ns
  *
  * The counter is rdtsc_ordered() on x86: RDTSC after the loads before
  * it (else it may run ahead of R1 and R2 and read a count from before
- * the anchor it is applied to). Elsewhere get_cycles(), as ordered as
- * the architecture makes it.
+ * the anchor it is applied to); user space does LFENCE; RDTSC, as
+ * rdtsc_ordered() does on Intel and on AMD since Zen. Elsewhere
+ * get_cycles(), as ordered as the architecture makes it, and the page
+ * says RBTRACE_CLOCK_COUNTER_NONE: user space cannot read it.
+ *
+ * In user space C does not promise R1 -> R2's address dependency; the
+ * user reader's R1 is an acquire load instead (a plain MOV on x86), its
+ * R4 an acquire fence (the smp_rmb(): a compiler barrier on x86).
  *
  * Barriers and their partners:
  *  - U3's first smp_wmb() (slot U2 before seq) pairs with R1 -> R2, an
@@ -77,14 +91,23 @@
  * of the old slot between U1 and the reader seeing U3 may be above a
  * later read of the new one by (that window) x (the change of rate).
  *
- * Updates are 100 ms apart, while the clock has users, or at a switch
- * of clock; they follow changes of tsc_khz.
+ * Updates are 100 ms apart, while the clock has users (a tracer's
+ * trace_clock, a mapping of trace_clock_page), or at a switch of clock;
+ * they follow changes of tsc_khz. On a constant, nonstop TSC its rate
+ * never changes; the kernel may still refine tsc_khz once after boot
+ * (tsc_refine_calibration_work(), about a second after boot, before the
+ * module usually loads): the next update takes the new rate. Where the
+ * TSC's rate follows the CPU's frequency (no constant_tsc), a cpufreq
+ * transition notifier updates the slots at once, after the kernel's own
+ * notifier has set the new tsc_khz (CONFIG_CPU_FREQ; inert otherwise).
  */
 #include <linux/atomic.h>
 #include <linux/jiffies.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
-#include <linux/seqlock.h>
+#include <linux/gfp.h>
+#include <linux/cpufreq.h>
+#include <linux/cpufeature.h>
 #include <linux/string.h>
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
@@ -96,9 +119,8 @@
 
 #define RB_LATCH_PERIOD		(HZ / 10)	/* 100 ms */
 
-struct rb_latch rb_latch ____cacheline_aligned = {
-	.seq = SEQCNT_LATCH_ZERO(rb_latch.seq),
-};
+/* The page of the clock (rb_clock.h), from rb_clock_init() to unload. */
+struct rbtrace_clock_page *rb_latch;
 
 static DEFINE_MUTEX(rb_latch_mutex);	/* serialises updates and users */
 static unsigned int rb_latch_users;
@@ -121,8 +143,9 @@ static u32 rb_latch_mult(void)
 /* Fill the slot readers do not use (U2) and publish it (U3). IRQs off. */
 static void rb_latch_publish(u64 cycles, u64 ns, u32 frac, u32 mult)
 {
-	unsigned int seq = raw_read_seqcount_latch(&rb_latch.seq);
-	struct rb_time_info *next = &rb_latch.slot[(seq + 1) & 1];
+	struct rbtrace_clock_page *p = rb_latch;
+	u32 seq = p->seq;	/* only the updater writes it: the mutex */
+	struct rbtrace_clock_slot *next = &p->slot[(seq + 1) & 1];
 
 	/*U2*/
 	WRITE_ONCE(next->cycles, cycles);
@@ -131,11 +154,16 @@ static void rb_latch_publish(u64 cycles, u64 ns, u32 frac, u32 mult)
 	WRITE_ONCE(next->mult, mult);
 	rb_latch_hook(RBT_LATCH_HOOK_PUBLISH);
 	/*
-	 * U3: the slot before seq, pairs with R1 -> R2; seq before the next
-	 * update's U2 (which rewrites the slot readers use now), pairs with
-	 * the smp_rmb() of R4.
+	 * U3, as raw_write_seqcount_latch(). The slot before seq: pairs with
+	 * R1 -> R2 (the user reader's acquire of seq).
 	 */
-	raw_write_seqcount_latch(&rb_latch.seq);
+	smp_wmb();
+	WRITE_ONCE(p->seq, seq + 1);
+	/*
+	 * Seq before the next update's U2, which rewrites the slot readers
+	 * use now: pairs with the smp_rmb() of R4.
+	 */
+	smp_wmb();
 }
 
 /*
@@ -147,8 +175,7 @@ static void rb_latch_publish(u64 cycles, u64 ns, u32 frac, u32 mult)
  */
 static void rb_latch_update(void)
 {
-	unsigned int seq = raw_read_seqcount_latch(&rb_latch.seq);
-	const struct rb_time_info *cur = &rb_latch.slot[seq & 1];
+	const struct rbtrace_clock_slot *cur = &rb_latch->slot[rb_latch->seq & 1];
 	unsigned long flags;
 	u64 now, ns;
 	u32 frac;
@@ -312,22 +339,112 @@ const struct rbt_clock *rb_clock_of(u64 (*read)(void))
 	return NULL;
 }
 
+/*
+ * Where the TSC's rate follows the CPU's frequency (no constant_tsc), the
+ * kernel's own notifier (time_cpufreq_notifier(), priority 0) sets the
+ * new tsc_khz at each transition; this one runs after it (a lower
+ * priority) and moves the slots to the new rate at once rather than at
+ * the next 100 ms update. Transition notifiers run in process context.
+ */
+#ifdef CONFIG_CPU_FREQ
+static int rb_latch_cpufreq(struct notifier_block *nb, unsigned long val, void *data)
+{
+	if (val != CPUFREQ_POSTCHANGE)
+		return NOTIFY_DONE;
+	mutex_lock(&rb_latch_mutex);
+	if (rb_latch_users)
+		rb_latch_update();
+	mutex_unlock(&rb_latch_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block rb_latch_cpufreq_nb = {
+	.notifier_call	= rb_latch_cpufreq,
+	.priority	= -1,
+};
+
+/* A constant TSC's rate does not change with the CPU's: no notifier. */
+static bool rb_latch_rate_varies(void)
+{
+#ifdef CONFIG_X86
+	return !boot_cpu_has(X86_FEATURE_CONSTANT_TSC);
+#else
+	return true;
+#endif
+}
+
+static bool rb_latch_cpufreq_on;
+
+static void rb_latch_cpufreq_init(void)
+{
+	if (rb_latch_rate_varies() &&
+	    !cpufreq_register_notifier(&rb_latch_cpufreq_nb, CPUFREQ_TRANSITION_NOTIFIER))
+		rb_latch_cpufreq_on = true;
+}
+
+static void rb_latch_cpufreq_exit(void)
+{
+	if (rb_latch_cpufreq_on)
+		cpufreq_unregister_notifier(&rb_latch_cpufreq_nb, CPUFREQ_TRANSITION_NOTIFIER);
+	rb_latch_cpufreq_on = false;
+}
+#else
+static void rb_latch_cpufreq_init(void)
+{
+}
+
+static void rb_latch_cpufreq_exit(void)
+{
+}
+#endif
+
 /**
  * rb_clock_init - start the latch clock at the monotonic clock's time
  *
- * Without periodic updates it still runs, extrapolating from here; the
- * updates (while a buffer uses it) follow changes of tsc_khz.
+ * Allocates the clock's page, zeroed: past struct rbtrace_clock_page it
+ * stays zero, as a mapping of it shows. Without periodic updates the
+ * clock still runs, extrapolating from here; the updates (while a buffer
+ * or a mapping uses it) follow changes of tsc_khz.
+ *
+ * Return: 0, or -ENOMEM.
  */
-void rb_clock_init(void)
+int rb_clock_init(void)
 {
-	struct rb_time_info *t = &rb_latch.slot[0];
+	struct rbtrace_clock_page *p = (void *)get_zeroed_page(GFP_KERNEL);
+	struct rbtrace_clock_slot *t;
 
+	if (!p)
+		return -ENOMEM;
+	t = &p->slot[0];
 	t->cycles = rb_latch_counter();
 	t->ns = ktime_get_mono_fast_ns();
 	t->frac = 0;
 	t->mult = rb_latch_mult();
-	rb_latch.slot[1] = *t;
+	p->slot[1] = *t;
+	p->version = RBTRACE_CLOCK_PAGE_VERSION;
+	p->counter = IS_ENABLED(CONFIG_X86) ? RBTRACE_CLOCK_COUNTER_X86_TSC :
+					      RBTRACE_CLOCK_COUNTER_NONE;
+	p->shift = RB_LATCH_SHIFT;
+	rb_latch = p;
+	rb_latch_cpufreq_init();
+	return 0;
 }
+
+/**
+ * rbt_clock_page - the page the latch clock lives in
+ *
+ * Laid out as struct rbtrace_clock_page (<uapi/rbtrace/clock_page.h>),
+ * the rest zero; valid until the module unloads. Only the latch
+ * updater writes it: map it read-only, and hold the latch clock
+ * (rbt_clock_get()) while it is mapped so that its slots follow tsc_khz.
+ *
+ * Return: the page's address (page aligned, in the linear map).
+ */
+const struct rbtrace_clock_page *rbt_clock_page(void)
+{
+	return rb_latch;
+}
+EXPORT_SYMBOL_GPL(rbt_clock_page);
 
 /**
  * rbt_clock_get - start using a clock (the latch clock starts updating)
@@ -367,12 +484,18 @@ void rbt_clock_put(const struct rbt_clock *clock)
 EXPORT_SYMBOL_GPL(rbt_clock_put);
 
 /**
- * rb_clock_exit - stop the latch updates for good (module unload)
+ * rb_clock_exit - stop the latch updates for good and free the page
+ *
+ * At module unload (no file, so no mapping, is left: each holds a
+ * module reference), or when the load fails.
  */
 void rb_clock_exit(void)
 {
 	mutex_lock(&rb_latch_mutex);
 	rb_latch_users = 0;
 	mutex_unlock(&rb_latch_mutex);
+	rb_latch_cpufreq_exit();
 	cancel_delayed_work_sync(&rb_latch_work);
+	free_page((unsigned long)rb_latch);
+	rb_latch = NULL;
 }

@@ -9,15 +9,16 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/math64.h>
-#include <linux/seqlock.h>
+#include <asm/barrier.h>
 #include <asm/timex.h>
 #include <rbtrace/rbtrace.h>
+#include <uapi/rbtrace/clock_page.h>
 
 extern const struct rbt_clock rb_clocks[];
 extern const unsigned int rb_nr_clocks;
 
 const struct rbt_clock *rb_clock_of(u64 (*read)(void));
-void rb_clock_init(void);
+int rb_clock_init(void);
 void rb_clock_exit(void);
 
 /* Test hook points of the latch clock; the calls compile out of normal builds. */
@@ -52,26 +53,34 @@ static __always_inline void rb_latch_hook(int point)
  */
 #define RB_LATCH_SHIFT		22
 #define RB_LATCH_FRAC_MASK	((1U << RB_LATCH_SHIFT) - 1)
-#define RB_LATCH_READ_TRIES	3
+#define RB_LATCH_READ_TRIES	RBTRACE_CLOCK_READ_TRIES
 
 /*
- * One line of the clock: the time at count @cycles is @ns + @frac / 2^22
- * ns, and it advances @mult / 2^22 ns per count.
+ * The clock lives in one zeroed page (rb_clock_init()) laid out as the
+ * user ABI struct rbtrace_clock_page, which trace_clock_page maps
+ * read-only: the two slots, each a line of the clock (the time at count
+ * cycles is ns + frac / 2^22 ns, and it advances mult / 2^22 ns per
+ * count), then the sequence, a plain u32 (seqcount_latch_t's layout
+ * changes with lockdep: no ABI), written and read with the barriers of
+ * raw_write_seqcount_latch() and raw_read_seqcount_latch(). The slots and
+ * the sequence fill one cache line. Set before any reader can run, never
+ * changed until module unload: the readers' one load more than a static.
  */
-struct rb_time_info {
-	u64	cycles;
-	u64	ns;
-	u32	frac;
-	u32	mult;
-};
+extern struct rbtrace_clock_page *rb_latch;
 
-/* The slots first: with the sequence they fill one cache line. */
-struct rb_latch {
-	struct rb_time_info	slot[2];
-	seqcount_latch_t	seq;
-};
+/* R1: raw_read_seqcount_latch() on the page's u32. */
+static __always_inline u32 rb_latch_seq(const struct rbtrace_clock_page *p)
+{
+	return READ_ONCE(p->seq);
+}
 
-extern struct rb_latch rb_latch;
+/* R4: raw_read_seqcount_latch_retry() on the page's u32. */
+static __always_inline bool rb_latch_seq_retry(const struct rbtrace_clock_page *p, u32 start)
+{
+	/* The slot's loads before seq's, pairs with U3's second smp_wmb(). */
+	smp_rmb();
+	return unlikely(READ_ONCE(p->seq) != start);
+}
 
 /* The cycle counter, read after the loads before it: see rb_clock.c. */
 static __always_inline u64 rb_latch_counter(void)
@@ -98,42 +107,67 @@ static __always_inline u64 rb_latch_scale(u64 delta, u32 mult, u32 frac, u32 *fr
 	return (lo >> RB_LATCH_SHIFT) + (hi << (32 - RB_LATCH_SHIFT));
 }
 
-/* The time of @t at @cycles; a count before the anchor counts as the anchor. */
-static __always_inline u64 rb_latch_ns(const struct rb_time_info *t, u64 cycles)
+/*
+ * R2 loads a slot's frac and mult (adjacent u32s, 8-aligned) as one u64:
+ * one register fewer live across R3 than four loads, so that on x86-64
+ * the reader needs no frame and costs only the page's address more than
+ * a static latch did. A load that mixes an old and a new half is of a
+ * slot being written: R4 retries it.
+ */
+static __always_inline u64 rb_latch_fm(const struct rbtrace_clock_slot *slot)
 {
-	u64 delta = cycles > t->cycles ? cycles - t->cycles : 0;
+	return READ_ONCE(*(const u64 *)&slot->frac);
+}
 
-	return t->ns + rb_latch_scale(delta, t->mult, t->frac, NULL);
+static __always_inline u32 rb_latch_fm_frac(u64 fm)
+{
+#ifdef __LITTLE_ENDIAN
+	return (u32)fm;
+#else
+	return fm >> 32;
+#endif
+}
+
+static __always_inline u32 rb_latch_fm_mult(u64 fm)
+{
+#ifdef __LITTLE_ENDIAN
+	return fm >> 32;
+#else
+	return (u32)fm;
+#endif
 }
 
 /* R1 to R5 and F: the body of rbt_latch_clock(), inlined where it is read. */
 static __always_inline u64 rb_latch_read(void)
 {
-	const struct rb_time_info *slot;
-	struct rb_time_info t;
+	const struct rbtrace_clock_page *p = rb_latch;
+	const struct rbtrace_clock_slot *slot;
+	u64 cycles, ns, fm, now, delta;
 	unsigned int seq;
-	u64 now;
 	int i;
 
 	for (i = 0; i < RB_LATCH_READ_TRIES; i++) {
 		/*R1*/
-		seq = raw_read_seqcount_latch(&rb_latch.seq);
+		seq = rb_latch_seq(p);
 		/*R2: the slot, by an address dependency on seq (U3's first smp_wmb()) */
-		slot = &rb_latch.slot[seq & 1];
-		t.cycles = READ_ONCE(slot->cycles);
-		t.ns = READ_ONCE(slot->ns);
-		t.frac = READ_ONCE(slot->frac);
-		t.mult = READ_ONCE(slot->mult);
+		slot = &p->slot[seq & 1];
+		cycles = READ_ONCE(slot->cycles);
+		ns = READ_ONCE(slot->ns);
+		fm = rb_latch_fm(slot);
 		/*R3: after R1 and R2 */
 		now = rb_latch_counter();
 		rb_latch_hook(RBT_LATCH_HOOK_READ);
 		/*R4: smp_rmb(), then seq again; pairs with U3's second smp_wmb() */
-		if (likely(!raw_read_seqcount_latch_retry(&rb_latch.seq, seq)))
-			return rb_latch_ns(&t, now);	/*R5*/
+		if (likely(!rb_latch_seq_retry(p, seq))) {
+			/*R5: a count before the anchor counts as the anchor */
+			delta = now > cycles ? now - cycles : 0;
+			return ns + rb_latch_scale(delta, rb_latch_fm_mult(fm),
+						   rb_latch_fm_frac(fm), NULL);
+		}
 	}
 	/*F: three updates overtook this reader; see rb_clock.c. */
-	seq = raw_read_seqcount_latch(&rb_latch.seq);
-	return READ_ONCE(rb_latch.slot[seq & 1].ns);
+	seq = rb_latch_seq(p);
+	return READ_ONCE(p->slot[seq & 1].ns);
 }
 
 #endif /* _RB_CLOCK_H */

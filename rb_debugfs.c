@@ -34,6 +34,7 @@
 #include "tracer/function.h"
 #include "tracer/kprobes.h"
 #include "tracer/options.h"
+#include "tracer/clock_page.h"
 #include "tracer/persist.h"
 #include "tracer/stack.h"
 
@@ -565,6 +566,7 @@ static int rb_create_tree(struct rbtr_trace *tr)
 	rbtr_kprobes_files(tr);
 	rbtr_stack_files(tr);
 	rbtr_persist_files(tr);
+	rbtr_clock_page_files(tr->dir);
 	return rbtr_instances_init(tr->dir, rb_create_tracer_files);
 }
 

@@ -107,18 +107,23 @@ static int __init rb_init(void)
 		return ret;
 	/* Each instance's buffer is made as the top one is at load. */
 	rbtr_instances_defaults(buffer_size_kb << 10, flags, subbuf_order);
-	rb_clock_init();
+	ret = rb_clock_init();
+	if (ret)
+		return ret;
 
 	/* persist=, persist_addr=: the reserved range sets the size. */
 	if (rbtr_persist_wanted()) {
 		buffer = rbtr_persist_alloc(flags, subbuf_order);
-		if (IS_ERR(buffer))
-			return PTR_ERR(buffer);
+		if (IS_ERR(buffer)) {
+			ret = PTR_ERR(buffer);
+			goto fail_clock;
+		}
 	} else {
 		buffer = rbt_alloc(buffer_size_kb << 10, flags, subbuf_order);
 		if (!buffer) {
 			pr_err("rbtrace: cannot allocate %lu KiB per CPU\n", buffer_size_kb);
-			return -ENOMEM;
+			ret = -ENOMEM;
+			goto fail_clock;
 		}
 	}
 	ret = rbtr_trace_init(tr, buffer);
@@ -186,6 +191,8 @@ fail_trace:
 	rbtr_trace_exit(tr);
 fail_buffer:
 	rbt_free(buffer);
+fail_clock:
+	rb_clock_exit();
 	return ret;
 }
 

@@ -10,7 +10,9 @@
 # data pages), func (a traced function call, bench/fnbench.sh), snap
 # (the time of one "echo 1 > snapshot", rbtrace's against ftrace's where
 # the kernel has CONFIG_TRACER_SNAPSHOT: stock 6.12, not the test
-# kernel); lttng
+# kernel), uclock (one read of the latch clock from user space, against
+# clock_gettime(CLOCK_MONOTONIC) and a trace_marker write:
+# bench/rbt_uclockbench.c); lttng
 # (not in the default: hackbench against LTTng too, on the stock 6.1
 # kernel, see bench/lttng-guest.sh). Every figure of rbtrace has ftrace's
 # beside it from this
@@ -23,7 +25,7 @@
 # each: "all" or a taskset list; default "all 1": on one CPU the runs
 # repeat closely under -icount, on all they vary by 10%).
 set -euo pipefail
-dir=$1 events=$2 out=$3 parts=${4:-write,events,read,hackbench,hball,mem,func,snap}
+dir=$1 events=$2 out=$3 parts=${4:-write,events,read,hackbench,hball,mem,func,snap,uclock}
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 tool=$dir/bench/rbt_readbench
@@ -210,6 +212,23 @@ if want snap; then
 		wait "$wpid" 2>/dev/null || true
 		quiet 1024
 	done
+fi
+
+# One read of the latch clock from user space (trace_clock_page) against
+# clock_gettime(CLOCK_MONOTONIC) (the vDSO) and a trace_marker write of
+# each tracer: bench/rbt_uclockbench.c, three times, on CPU 0.
+if want uclock; then
+	lsmod | grep -q '^rbtrace ' || insmod "$dir/rbtrace.ko" mode=overwrite
+	quiet 1024
+	echo latch >"$rb/trace_clock"
+	echo 1 >"$rb/tracing_on"
+	echo 1 >"$K/tracing_on"
+	for rep in 1 2 3; do
+		taskset -c 0 "$dir/bench/rbt_uclockbench" "$rb" "$K" "${UCLOCK_N:-200000}" |
+			sed "s/^/uclockbench rep=$rep /" >>"$out"
+	done
+	echo local >"$rb/trace_clock"
+	quiet 1024
 fi
 
 # slab: bytes in use of every slab cache; memfree: MemFree in KiB.

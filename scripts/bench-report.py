@@ -248,6 +248,32 @@ def snap_table(path):
     return out + ['']
 
 
+def uclock_table(path, clock):
+    """bench.sh part uclock: one stamp from user space, three ways."""
+    rows = kv_lines(path, 'uclockbench')
+    ops = ['user_read', 'clock_gettime_mono', 'marker_rbtrace', 'marker_ftrace']
+    ns = {op: [float(r['ns']) for r in rows if r.get('op') == op] for op in ops}
+    if not ns['user_read']:
+        return []
+    cs = sorted({r['name'] for r in rows if r.get('op') == 'clocksource'})
+    what = {'user_read': 'rbtrace_clock_read() of trace_clock_page (latch clock)',
+            'clock_gettime_mono': 'clock_gettime(CLOCK_MONOTONIC)',
+            'marker_rbtrace': 'write() of 10 bytes to rbtrace\'s trace_marker',
+            'marker_ftrace': 'write() of 10 bytes to ftrace\'s trace_marker'}
+    base = median(ns['user_read'])
+    out = [f'### A stamp from user space ({clock})', '',
+           f'ns per call, three runs; the guest\'s clocksource: {", ".join(cs) or "unknown"} '
+           '(the vDSO serves CLOCK_MONOTONIC only from tsc or a paravirtual clock; '
+           'else clock_gettime() is a system call).', '',
+           '| call | runs (ns) | median ns | x user read |', '|---|---|---|---|']
+    for op in ops:
+        if ns[op]:
+            m = median(ns[op])
+            out.append(f'| {what[op]} | {" ".join(f"{x:.1f}" for x in ns[op])} | {m:.1f} '
+                       f'| {m / base if base else 0:.1f} |')
+    return out + ['']
+
+
 def mem_table(path):
     rows = kv_lines(path, 'mem')
     if not rows:
@@ -432,6 +458,8 @@ def main():
     out += events_table(a.icount)
     out += mem_table(a.icount)
     out += snap_table(a.icount)
+    out += uclock_table(a.icount, 'QEMU -icount, 2 vCPUs')
+    out += uclock_table(a.wall, 'multi-threaded TCG, 4 vCPUs, wall clock: noisy')
     out += LTTNG
     open(a.md, 'w').write('\n'.join(out))
     with open(a.dat, 'w') as f:

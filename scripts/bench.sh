@@ -4,7 +4,8 @@
 # bench.sh [--events N] [--worktree]: rbtrace against ftrace in the same
 # boot: write cost (and against the limit, a per-CPU array), read
 # throughput (splice of trace_pipe_raw, trace_pipe text), tracing overhead
-# (hackbench), memory beyond the data pages; and on the stock 6.1 kernel
+# (hackbench), memory beyond the data pages, the latch clock read from
+# user space (trace_clock_page); and on the stock 6.1 kernel
 # hackbench against LTTng too (bench/lttng.sh).
 #
 # Two boots of the test kernel: one under -icount shift=0 (guest time =
@@ -49,6 +50,8 @@ gcc -O2 -Wall -Wextra -Werror -o "$bdir/bench/rbt_readbench" "$RBT_TOP/bench/rbt
 	rbt_die "bench: cannot build bench/rbt_readbench.c"
 gcc -O2 -Wall -Wextra -Werror -o "$bdir/bench/rbt_evbench" "$RBT_TOP/bench/rbt_evbench.c" ||
 	rbt_die "bench: cannot build bench/rbt_evbench.c"
+gcc -O2 -Wall -Wextra -Werror -I "$RBT_TOP/include/uapi" -o "$bdir/bench/rbt_uclockbench" \
+	"$RBT_TOP/bench/rbt_uclockbench.c" || rbt_die "bench: cannot build bench/rbt_uclockbench.c"
 
 runs=$RBT_CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$runs"
@@ -61,7 +64,7 @@ mkdir -p "$runs"
 # in the -icount boot (one boot; instruction counts, not host noise).
 load0=$(uptime | sed 's/.*load average: //')
 "$RBT_TOP/scripts/qemu-run.sh" --smp 4 --timeout 1200 --results "$runs/wall" \
-	"$RBT_TOP/bench/bench.sh" "$bdir" "$events" "$runs/wall/bench.txt" write,read >&2 ||
+	"$RBT_TOP/bench/bench.sh" "$bdir" "$events" "$runs/wall/bench.txt" write,read,uclock >&2 ||
 	rbt_die "bench: the wall-clock boot failed (see $runs/wall)"
 load1=$(uptime | sed 's/.*load average: //')
 # LTTng's column: a third boot, Debian's stock 6.1 kernel (bench/lttng.sh).

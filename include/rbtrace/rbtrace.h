@@ -175,6 +175,8 @@ const struct rbt_clock *rbt_clock_by_index(unsigned int i);
 const struct rbt_clock *rbt_buffer_clock(struct rbt_buffer *buffer);
 int rbt_clock_get(const struct rbt_clock *clock);
 void rbt_clock_put(const struct rbt_clock *clock);
+struct rbtrace_clock_page;	/* <uapi/rbtrace/clock_page.h> */
+const struct rbtrace_clock_page *rbt_clock_page(void);
 void rbt_set_overwrite(struct rbt_buffer *buffer, bool overwrite);
 bool rbt_overwrite(struct rbt_buffer *buffer);
 void rbt_set_time_stamp_abs(struct rbt_buffer *buffer, bool abs);

@@ -13,12 +13,17 @@
  *    by updates in every try gives up after a bounded number of tries
  *    and stays on the clock's timeline; an NMI that interrupts the
  *    updater reads in one try.
+ *  - The page user space maps (trace_clock_page): its ABI constants; the
+ *    uapi reader over it on every CPU during forced updates never goes
+ *    back and lies between the kernel's reads around it; a refined
+ *    tsc_khz is taken at the next update.
  *  - "global" is ordered across CPUs: a value read after another CPU's
  *    read (ordered by a handoff) is not smaller.
  */
 #include <kunit/test.h>
 #include <linux/kthread.h>
 #include <linux/delay.h>
+#include <linux/mm.h>
 #include <linux/timex.h>
 #include "rbt_kunit.h"
 #include "rb_clock.h"
@@ -446,6 +451,211 @@ static void rbtrace_clock_latch_rate(struct kunit *test)
 	KUNIT_EXPECT_LT(test, dl, dm + dm / 100);
 }
 
+/* ---- the latch clock read from user space (the uapi reader) ----------- */
+
+/*
+ * The page as user space maps it: the ABI's constants, and zero past the
+ * struct (a mapping shows the whole page).
+ */
+static void rbtrace_clock_page_layout(struct kunit *test)
+{
+	const struct rbtrace_clock_page *p = rbt_clock_page();
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_TRUE(test, PAGE_ALIGNED(p));
+	KUNIT_EXPECT_EQ(test, p->version, (u32)RBTRACE_CLOCK_PAGE_VERSION);
+	KUNIT_EXPECT_EQ(test, p->shift, (u32)RB_LATCH_SHIFT);
+	KUNIT_EXPECT_EQ(test, p->counter, IS_ENABLED(CONFIG_X86) ?
+			(u32)RBTRACE_CLOCK_COUNTER_X86_TSC : (u32)RBTRACE_CLOCK_COUNTER_NONE);
+	KUNIT_EXPECT_EQ(test, offsetof(struct rbtrace_clock_page, seq), (size_t)48);
+	KUNIT_EXPECT_EQ(test, sizeof(*p), (size_t)64);
+	KUNIT_EXPECT_NULL(test, memchr_inv(p + 1, 0, PAGE_SIZE - sizeof(*p)));
+	KUNIT_EXPECT_EQ(test, rbtrace_clock_usable(p), IS_ENABLED(CONFIG_X86_64));
+}
+
+#define UCLOCK_RACE_NS	(2 * NSEC_PER_SEC)
+
+struct uclock_race;
+
+struct uclock_reader {
+	struct uclock_race *race;
+	u64 last;
+	unsigned long reads, raced, back, outside;
+	u64 max_back, max_out;
+};
+
+struct uclock_race {
+	bool stop;
+	unsigned long updates;
+	struct uclock_reader *rd;	/* per CPU */
+};
+
+/*
+ * One user-space read on this CPU, between two of the kernel's: it must
+ * lie between them (one CPU's counter, one line: exactly) and not before
+ * the last one here. The sequence before and after tells whether an
+ * update ran during it (a retry or F).
+ */
+static void uclock_check(struct uclock_reader *rd)
+{
+	const struct rbtrace_clock_page *p = rbt_clock_page();
+	u32 s0 = READ_ONCE(p->seq);
+	u64 before = rbt_latch_clock();
+	u64 u = rbtrace_clock_read(p);
+	u64 after = rbt_latch_clock();
+
+	if (READ_ONCE(p->seq) != s0)
+		rd->raced++;
+	if (u < before || u > after) {
+		rd->outside++;
+		rd->max_out = max(rd->max_out, u < before ? before - u : u - after);
+	}
+	if (rd->reads && u < rd->last) {
+		rd->back++;
+		rd->max_back = max(rd->max_back, rd->last - u);
+	}
+	rd->last = u;
+	rd->reads++;
+}
+
+/* Updates back to back, a user read after each on the updater's CPU. */
+static int uclock_updater(void *arg)
+{
+	struct uclock_reader *rd = arg;
+	struct uclock_race *r = rd->race;
+	unsigned long n = 0;
+
+	while (!READ_ONCE(r->stop)) {
+		rbt_latch_update();
+		uclock_check(rd);
+		WRITE_ONCE(r->updates, ++n);
+		if (!(n & 63))
+			cond_resched();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static int uclock_reader_fn(void *arg)
+{
+	struct uclock_reader *rd = arg;
+
+	while (!READ_ONCE(rd->race->stop)) {
+		uclock_check(rd);
+		if (!(rd->reads & 1023))
+			cond_resched();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * rbtrace_clock_read() of the uapi header, over the kernel's page, on
+ * every CPU while one forces updates back to back (rbt_latch_update()):
+ * per CPU it never goes back, and it lies between rbt_latch_clock() read
+ * just before and just after it.
+ */
+static void rbtrace_clock_user_reader(struct kunit *test)
+{
+	struct task_struct **threads;
+	struct uclock_race r = {};
+	int cpu, upd_cpu, c;
+	u64 deadline;
+
+	if (!rbtrace_clock_usable(rbt_clock_page()))
+		kunit_skip(test, "no user-readable counter here");
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	r.rd = kunit_kcalloc(test, nr_cpu_ids, sizeof(*r.rd), GFP_KERNEL);
+	threads = kunit_kcalloc(test, nr_cpu_ids, sizeof(*threads), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.rd);
+	KUNIT_ASSERT_NOT_NULL(test, threads);
+	cpu = rbt_kunit_pin(test);
+	upd_cpu = cpumask_any_but(cpu_online_mask, cpu);
+	for_each_online_cpu(c)
+		r.rd[c].race = &r;
+	threads[upd_cpu] = kthread_create_on_cpu(uclock_updater, &r.rd[upd_cpu], upd_cpu,
+						 "rbt_uclock_upd");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(threads[upd_cpu]));
+	for_each_online_cpu(c) {
+		if (c == cpu || c == upd_cpu)
+			continue;
+		threads[c] = kthread_create_on_cpu(uclock_reader_fn, &r.rd[c], c, "rbt_uclock/%u");
+		if (IS_ERR(threads[c]))
+			threads[c] = NULL;
+	}
+	for_each_online_cpu(c)
+		if (threads[c])
+			wake_up_process(threads[c]);
+	deadline = ktime_get_mono_fast_ns() + UCLOCK_RACE_NS;
+	while (ktime_get_mono_fast_ns() < deadline) {
+		uclock_check(&r.rd[cpu]);
+		if (!(r.rd[cpu].reads & 1023))
+			cond_resched();
+	}
+	WRITE_ONCE(r.stop, true);
+	for_each_online_cpu(c)
+		if (threads[c])
+			kthread_stop(threads[c]);
+
+	kunit_info(test, "%lu updates", r.updates);
+	for_each_online_cpu(c) {
+		struct uclock_reader *rd = &r.rd[c];
+
+		kunit_info(test, "cpu%d: %lu user reads, %lu during an update, %lu back (max %llu ns), %lu outside the kernel's reads (max %llu ns)",
+			   c, rd->reads, rd->raced, rd->back, rd->max_back, rd->outside,
+			   rd->max_out);
+		KUNIT_EXPECT_GE_MSG(test, rd->reads, 1000UL, "cpu%d", c);
+		KUNIT_EXPECT_EQ_MSG(test, rd->back, 0UL, "cpu%d: steps back", c);
+		KUNIT_EXPECT_EQ_MSG(test, rd->outside, 0UL, "cpu%d: off the kernel's clock", c);
+	}
+	KUNIT_EXPECT_GE(test, r.updates, 1000UL);
+}
+
+#ifdef CONFIG_X86
+/*
+ * tsc_khz refined after boot (tsc_refine_calibration_work(); a constant
+ * TSC has no other change of rate): the slots keep the old rate until
+ * the next update, which takes the new one from there on, continuing
+ * the line; a user reader follows. The refinement is simulated, 0.1% up,
+ * and undone.
+ */
+static void rbtrace_clock_latch_tsc_refined(struct kunit *test)
+{
+	const struct rbtrace_clock_page *p = rbt_clock_page();
+	unsigned int khz = tsc_khz, refined = khz + khz / 1000;
+	u32 m0, m1, m2, want;
+	u64 v0, v1, v2, v3;
+
+	if (!khz)
+		kunit_skip(test, "tsc_khz unknown");
+	want = div_u64((u64)NSEC_PER_MSEC << RB_LATCH_SHIFT, refined);
+	rbt_latch_update();
+	m0 = p->slot[p->seq & 1].mult;
+	v0 = rbtrace_clock_read(p);
+	WRITE_ONCE(tsc_khz, refined);
+	m1 = p->slot[p->seq & 1].mult;
+	v1 = rbtrace_clock_read(p);
+	rbt_latch_update();
+	m2 = p->slot[p->seq & 1].mult;
+	v2 = rbtrace_clock_read(p);
+	WRITE_ONCE(tsc_khz, khz);
+	rbt_latch_update();
+	v3 = rbtrace_clock_read(p);
+
+	KUNIT_EXPECT_EQ_MSG(test, m1, m0, "the rate changed before an update");
+	KUNIT_EXPECT_EQ(test, m2, want);
+	KUNIT_EXPECT_LT(test, m2, m0);
+	KUNIT_EXPECT_GE(test, v1, v0);
+	KUNIT_EXPECT_GE(test, v2, v1);
+	KUNIT_EXPECT_GE(test, v3, v2);
+	KUNIT_EXPECT_LE(test, v3, v0 + LATCH_JUMP_NS);
+	KUNIT_EXPECT_EQ(test, p->slot[p->seq & 1].mult, m0);
+}
+#endif
+
 /* ---- global: ordered across CPUs ---------------------------------------- */
 
 struct handoff {
@@ -525,6 +735,11 @@ static struct kunit_case rbtrace_clock_cases[] = {
 	KUNIT_CASE(rbtrace_clock_latch_nmi_in_update),
 	KUNIT_CASE_SLOW(rbtrace_clock_latch_vs_updater),
 	KUNIT_CASE(rbtrace_clock_latch_rate),
+	KUNIT_CASE(rbtrace_clock_page_layout),
+	KUNIT_CASE_SLOW(rbtrace_clock_user_reader),
+#ifdef CONFIG_X86
+	KUNIT_CASE(rbtrace_clock_latch_tsc_refined),
+#endif
 	KUNIT_CASE(rbtrace_clock_global_ordered),
 	{}
 };
