@@ -58,17 +58,8 @@ static ssize_t tracing_on_read(struct file *filp, char __user *ubuf,
 static ssize_t tracing_on_write(struct file *filp, const char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
-	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
-	bool on;
-	int ret;
-
-	ret = rbtr_write_bool(ubuf, cnt, &on);
-	if (ret)
-		return ret;
 	/* As tracefs: off wakes the readers waiting for more, to see the end. */
-	rbtr_buffers_set_on(tr, on);
-	*ppos += cnt;
-	return cnt;
+	return rbtr_write_tr_bool(filp, ubuf, cnt, ppos, rbtr_buffers_set_on);
 }
 
 static const struct file_operations tracing_on_fops = {

@@ -46,16 +46,7 @@ static ssize_t rbtr_overwrite_read(struct file *filp, char __user *ubuf, size_t 
 static ssize_t rbtr_overwrite_write(struct file *filp, const char __user *ubuf, size_t cnt,
 				    loff_t *ppos)
 {
-	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
-	bool on;
-	int ret;
-
-	ret = rbtr_write_bool(ubuf, cnt, &on);
-	if (ret)
-		return ret;
-	rbtr_buffers_set_overwrite(tr, on);
-	*ppos += cnt;
-	return cnt;
+	return rbtr_write_tr_bool(filp, ubuf, cnt, ppos, rbtr_buffers_set_overwrite);
 }
 
 static const struct file_operations rbtr_overwrite_fops = {

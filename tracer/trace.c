@@ -473,6 +473,30 @@ int rbtr_write_bool(const char __user *ubuf, size_t cnt, bool *on)
 }
 
 /**
+ * rbtr_write_tr_bool - the write of a tracer's 0-or-1 file, applied
+ * @filp: the file; its inode holds the tracer
+ * @ubuf: the user buffer
+ * @cnt: its length
+ * @ppos: the file position, moved past the write
+ * @set: sets the tracer's value (tracing_on, options/overwrite)
+ *
+ * Return: @cnt, or rbtr_write_bool()'s errno with nothing changed.
+ */
+ssize_t rbtr_write_tr_bool(struct file *filp, const char __user *ubuf, size_t cnt,
+			   loff_t *ppos, void (*set)(struct rbtr_trace *tr, bool on))
+{
+	bool on;
+	int ret;
+
+	ret = rbtr_write_bool(ubuf, cnt, &on);
+	if (ret)
+		return ret;
+	set(rbtr_file_trace(file_inode(filp)), on);
+	*ppos += cnt;
+	return cnt;
+}
+
+/**
  * rbtr_write_cut - copy a write of words or lines, cut where one ends
  * @ubuf: the user's buffer
  * @cnt: its length

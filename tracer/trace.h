@@ -175,6 +175,8 @@ int rbtr_single_release_rw(struct inode *inode, struct file *file);
 loff_t rbtr_seq_llseek_rw(struct file *file, loff_t offset, int whence);
 int rbtr_write_ulong(const char __user *ubuf, size_t cnt, unsigned long *val);
 int rbtr_write_bool(const char __user *ubuf, size_t cnt, bool *on);
+ssize_t rbtr_write_tr_bool(struct file *filp, const char __user *ubuf, size_t cnt,
+			   loff_t *ppos, void (*set)(struct rbtr_trace *tr, bool on));
 char *rbtr_write_cut(const char __user *ubuf, size_t cnt, size_t max, const char *seps,
 		     size_t *len);
 

@@ -257,7 +257,20 @@ grep -q 'sched_process_exec:.*filename=/bin/true' "$dir/instances/execs/trace" |
 	{ echo "instances/irqs's filter let an exec through"; exit 1; }
 show rmdir "$dir/instances/execs" "$dir/instances/irqs"
 
-section "14. Unload"
+section "14. The latch clock read from user space, without a system call"
+# samples/rbtrace_uclock: each record stamped from the mapped
+# trace_clock_page, then written through trace_marker_raw (a raw_data
+# event the kernel stamps on the same clock).
+gcc -O2 -I "$top/include/uapi" -o /tmp/rbtrace_uclock "$top/samples/rbtrace_uclock.c" ||
+	{ echo "cannot build samples/rbtrace_uclock.c"; exit 1; }
+echo >"$dir/trace"
+show sh -c "echo latch > $dir/trace_clock"
+show /tmp/rbtrace_uclock 3
+echo "# grep raw_data $dir/trace"
+grep raw_data "$dir/trace" || { echo "no raw_data record from the sample"; exit 1; }
+show sh -c "echo local > $dir/trace_clock"
+
+section "15. Unload"
 cd /
 show rmmod rbtrace
 show test ! -e "$dir"
