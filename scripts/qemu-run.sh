@@ -42,7 +42,8 @@
 #                     script tells its stages apart by files it leaves in
 #                     the results dir). Each boot's log is scanned on its
 #                     own (console-bootN.log), up to a crash the script
-#                     asked for ("sysrq: Trigger a crash")
+#                     asked for ("sysrq: Trigger a crash", or tests/tpmod's
+#                     "an oops on purpose")
 #
 # Exit status: SCRIPT's status when it ran and the log is clean; 1 when
 # the log scan failed; 124 on timeout; 125 when the guest never produced
@@ -278,12 +279,13 @@ verdict() {
 }
 
 # split_boots: with --reboot, console-bootN.log for each boot, cut at a
-# crash the guest script triggered on purpose (what follows is the panic).
+# crash the guest script triggered on purpose (what follows is the panic,
+# or the oops of tests/tpmod's oops parameter).
 split_boots() {
 	rm -f "$results"/console-boot*.log
 	awk -v dir="$results" '
 		/Linux version / { n++; cut = 0 }
-		/sysrq: Trigger a crash/ { cut = 1 }
+		/sysrq: Trigger a crash|rbtrace_tp_test: an oops on purpose/ { cut = 1 }
 		n && !cut { print > (dir "/console-boot" n ".log") }' \
 		"$results/console.log"
 }

@@ -413,11 +413,11 @@ boot_persist() {
 	shift 4
 	mkdir -p "$dir"
 	[[ $kern != --stock* ]] || thread=--one-thread
-	rbt_log "booting $kern with $append: $label (3 boots)"
+	rbt_log "booting $kern with $append: $label (3 or 4 boots)"
 	# $kern is two words: an option and its value.
 	# shellcheck disable=SC2086
 	"$RBT_TOP/scripts/qemu-run.sh" $kern --smp 2 $thread --reboot \
-		--append "$append" --timeout "$(boot_limit 3)" --results "$dir" \
+		--append "$append" --timeout "$(boot_limit 4)" --results "$dir" \
 		--env "RBT_PERSIST_N=${RBT_PERSIST_N:-1500}" \
 		"$RBT_TOP/tests/guest/persist.sh" --ko "$ko" "$@" \
 		>"$run/boot-$label.log" 2>&1 || rc=$?
@@ -426,9 +426,15 @@ boot_persist() {
 		fail "$label:reboot-panic-corrupt: $(grep -m1 '^FAIL' "$dir/guest.out" 2>/dev/null || echo 'no verdict'), see $dir"
 	elif grep -q '^persist: corruption: PASS' "$dir/guest.out"; then
 		pass "$label:reboot-panic-corrupt"
+		if grep -q '^persist: oops: PASS' "$dir/guest.out"; then
+			pass "$label:oops"
+		else
+			fail "$label:oops: no verdict, see $dir"
+		fi
 	else
 		pass "$label:reboot-panic"
 		record "SKIP $label:corrupt: $(grep -m1 '^persist: corruption:' "$dir/guest.out" | sed 's/^persist: corruption: //')"
+		record "SKIP $label:oops: a build without tests/tpmod (stock)"
 	fi
 }
 

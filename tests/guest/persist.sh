@@ -18,6 +18,10 @@
 #          (test builds: two sub-buffers of CPU 0 damaged at unload, random
 #          bytes and a bad commit word), load again: the damaged ones are
 #          refused and counted, CPU 1 is whole, CPU 0's numbers still rise.
+#          Then an oops that does not panic (tests/tpmod's oops parameter):
+#          record "d<cpu> <n>", oops, a marker after it, reboot -f.
+#  boot 4  load: the "d" sequence is all there, the marker after the oops
+#          is not (the die notifier stopped recording).
 #          A module built without test hooks (the stock kernels' builds)
 #          has no persist_corrupt=: the stage is skipped, and the output
 #          says so ("corruption: SKIPPED"), never "corruption: PASS".
@@ -166,6 +170,14 @@ case $stage in
 	got=$(grep -a -o "a1 [0-9]*" /tmp/raw1 | awk '{print $2}')
 	[ "$got" = "$(seq 1 "$N")" ] || fail "trace_pipe_raw of CPU 1: $(echo "$got" | wc -l) numbers, not 1..$N"
 	say "trace_pipe_raw of CPU 1: all $N numbers in order"
+	# trace-cmd extract of the old data (CPU 0's, not consumed yet):
+	# trace-cmd report reads every number of boot 1 back.
+	"$top/tools/rbtrace-cmd" extract -o /tmp/old.dat >/tmp/old.log 2>&1 ||
+		fail "trace-cmd extract of the previous boot's data: $(tail -3 /tmp/old.log)"
+	got=$(trace-cmd report -i /tmp/old.dat 2>/dev/null | grep -o "a0 [0-9]*" | awk '{print $2}')
+	[ "$got" = "$(seq 1 "$N")" ] ||
+		fail "trace-cmd report of the old data: $(echo "$got" | grep -c .) numbers of CPU 0, not 1..$N"
+	say "trace-cmd extract and report of the old data: all $N numbers of CPU 0 in order"
 	# Read-only until cleared.
 	echo "refused" > $D/trace_marker
 	grep -q "tracing_mark_write: refused" $D/trace && fail "a write went into the old data"
@@ -217,9 +229,34 @@ case $stage in
 	[ "$got" = "$(echo "$got" | sort -n)" ] || fail "CPU 0 after corruption: out of order"
 	say "CPU 0: $n of $N 'c' events read, in order, 2 sub-buffers refused"
 	echo > $D/trace
+	say "corruption: PASS"
+	# An oops that does not panic: the die notifier stops recording, the
+	# events before it are kept for the next boot, none after.
+	tp=$(dirname "$ko")/tests/tpmod/rbtrace_tp_test.ko
+	[ -f "$tp" ] || fail "no $tp (built with --tests)"
+	record d
+	insmod "$tp" || fail "insmod $tp"
+	echo 4 >"$STAGE"
+	sync
+	say "oops"
+	(echo 1 >/sys/module/rbtrace_tp_test/parameters/oops) 2>/dev/null
+	echo after-oops >$D/trace_marker 2>/dev/null
+	grep -q after-oops $D/trace && fail "recorded after the oops"
+	sync
+	/bin/busybox reboot -f
+	sleep 60
+	fail "no reboot"
+	;;
+4)
+	load
+	dmesg | grep "rbtrace: buffer at .*previous boot's" || fail "the data of the boot that oopsed not found"
+	check_all d 0
+	check_all d 1
+	grep -q after-oops $D/trace && fail "a marker written after the oops is in the old data"
+	echo > $D/trace
 	rmmod rbtrace || fail "rmmod"
 	rm -f "$STAGE"
-	say "corruption: PASS"
+	say "oops: PASS"
 	say "PASS"
 	;;
 *)

@@ -55,5 +55,27 @@ static const struct kernel_param_ops rbtt_fire_ops = {
 module_param_cb(fire, &rbtt_fire_ops, NULL, 0600);
 MODULE_PARM_DESC(fire, "write N: fire rbtt_fire N times, then rbtt_count; read: the total");
 
+/*
+ * oops: an oops that does not panic (the test kernel has no LKDTM), for
+ * tests/guest/persist.sh: the persistent buffer's die notifier must stop
+ * recording. The writer of the parameter is killed; the kernel goes on.
+ * The line before it is where qemu-run stops scanning that boot's log.
+ */
+static int *rbtt_nowhere;
+
+static int rbtt_oops_set(const char *val, const struct kernel_param *kp)
+{
+	pr_info("rbtrace_tp_test: an oops on purpose\n");
+	WRITE_ONCE(*rbtt_nowhere, 1);
+	return 0;
+}
+
+static const struct kernel_param_ops rbtt_oops_ops = {
+	.set	= rbtt_oops_set,
+};
+
+module_param_cb(oops, &rbtt_oops_ops, NULL, 0200);
+MODULE_PARM_DESC(oops, "write anything: a NULL write, an oops that does not panic");
+
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("rbtrace tests: a module with tracepoint events of its own");
