@@ -116,8 +116,14 @@ static __inline__ __u64 rbtrace_clock_scale(__u64 delta, __u32 mult, __u32 frac,
 	return (lo >> shift) + (hi << (32 - shift));
 }
 
-/* A load the compiler makes once, whole, where it is written. */
+/*
+ * A load the compiler makes once, whole, where it is written. A test may
+ * define its own first (KUnit rbtrace_uclock: an update in the middle of
+ * a read, at a load of its choosing).
+ */
+#ifndef RBTRACE_CLOCK_LOAD
 #define RBTRACE_CLOCK_LOAD(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#endif
 
 /**
  * rbtrace_clock_read - the latch clock now, as the kernel would read it
