@@ -266,8 +266,8 @@ gcc -O2 -I "$top/include/uapi" -o /tmp/rbtrace_uclock "$top/samples/rbtrace_uclo
 echo >"$dir/trace"
 show sh -c "echo latch > $dir/trace_clock"
 show /tmp/rbtrace_uclock 3
-echo "# grep raw_data $dir/trace"
-grep raw_data "$dir/trace" || { echo "no raw_data record from the sample"; exit 1; }
+echo "# grep 75636c6b $dir/trace   (the sample's id, \"uclk\")"
+grep '# 75636c6b buf:' "$dir/trace" || { echo "no record of the sample"; exit 1; }
 show sh -c "echo local > $dir/trace_clock"
 
 section "15. Unload"

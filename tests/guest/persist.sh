@@ -170,18 +170,20 @@ case $stage in
 	got=$(grep -a -o "a1 [0-9]*" /tmp/raw1 | awk '{print $2}')
 	[ "$got" = "$(seq 1 "$N")" ] || fail "trace_pipe_raw of CPU 1: $(echo "$got" | wc -l) numbers, not 1..$N"
 	say "trace_pipe_raw of CPU 1: all $N numbers in order"
+	# Read-only until cleared.
+	echo "refused" > $D/trace_marker
+	grep -q "tracing_mark_write: refused" $D/trace && fail "a write went into the old data"
+	echo 1 > $D/snapshot 2>/dev/null && fail "a snapshot of the persistent buffer was taken"
 	# trace-cmd extract of the old data (CPU 0's, not consumed yet):
-	# trace-cmd report reads every number of boot 1 back.
+	# trace-cmd report reads every number of boot 1 back. extract ends
+	# by truncating trace (strace: it clears what it read, as on
+	# ftrace's tracefs), which clears the old data too.
 	"$top/tools/rbtrace-cmd" extract -o /tmp/old.dat >/tmp/old.log 2>&1 ||
 		fail "trace-cmd extract of the previous boot's data: $(tail -3 /tmp/old.log)"
 	got=$(trace-cmd report -i /tmp/old.dat 2>/dev/null | grep -o "a0 [0-9]*" | awk '{print $2}')
 	[ "$got" = "$(seq 1 "$N")" ] ||
 		fail "trace-cmd report of the old data: $(echo "$got" | grep -c .) numbers of CPU 0, not 1..$N"
 	say "trace-cmd extract and report of the old data: all $N numbers of CPU 0 in order"
-	# Read-only until cleared.
-	echo "refused" > $D/trace_marker
-	grep -q "tracing_mark_write: refused" $D/trace && fail "a write went into the old data"
-	echo 1 > $D/snapshot 2>/dev/null && fail "a snapshot of the persistent buffer was taken"
 	echo > $D/trace
 	[ "$(cat $D/last_boot_info)" = "# Current" ] || fail "last_boot_info after clearing: $(cat $D/last_boot_info)"
 	echo "accepted" > $D/trace_marker
