@@ -422,18 +422,20 @@ boot_persist() {
 		"$RBT_TOP/tests/guest/persist.sh" --ko "$ko" "$@" \
 		>"$run/boot-$label.log" 2>&1 || rc=$?
 	boot_verdict "$label" "$dir" "$rc"
+	# guest.out is the last boot's; the console has every boot's lines.
+	tr -d '\r' <"$dir/console.log" 2>/dev/null | grep -a '^persist: ' >"$dir/persist.out" || true
 	if ! grep -q '^persist: PASS' "$dir/guest.out" 2>/dev/null; then
 		fail "$label:reboot-panic-corrupt: $(grep -m1 '^FAIL' "$dir/guest.out" 2>/dev/null || echo 'no verdict'), see $dir"
-	elif grep -q '^persist: corruption: PASS' "$dir/guest.out"; then
+	elif grep -q '^persist: corruption: PASS' "$dir/persist.out"; then
 		pass "$label:reboot-panic-corrupt"
-		if grep -q '^persist: oops: PASS' "$dir/guest.out"; then
+		if grep -q '^persist: oops: PASS' "$dir/persist.out"; then
 			pass "$label:oops"
 		else
 			fail "$label:oops: no verdict, see $dir"
 		fi
 	else
 		pass "$label:reboot-panic"
-		record "SKIP $label:corrupt: $(grep -m1 '^persist: corruption:' "$dir/guest.out" | sed 's/^persist: corruption: //')"
+		record "SKIP $label:corrupt: $(grep -m1 '^persist: corruption:' "$dir/persist.out" | sed 's/^persist: corruption: //')"
 		record "SKIP $label:oops: a build without tests/tpmod (stock)"
 	fi
 }
