@@ -36,20 +36,28 @@ static void report(const char *op, long n, __u64 t0, __u64 t1)
 	printf("op=%s n=%ld ns=%.1f\n", op, n, (double)(t1 - t0) / n);
 }
 
-static void bench_user(const char *dir, long n)
+/* DIR/NAME opened with FLAGS, or the program ends. */
+static int open_in(const char *dir, const char *name, int flags)
 {
-	const struct rbtrace_clock_page *p;
 	char path[512];
-	__u64 t0;
-	long i;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/trace_clock_page", dir);
-	fd = open(path, O_RDONLY);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, flags);
 	if (fd < 0) {
 		perror(path);
 		exit(1);
 	}
+	return fd;
+}
+
+static void bench_user(const char *dir, long n)
+{
+	const struct rbtrace_clock_page *p;
+	int fd = open_in(dir, "trace_clock_page", O_RDONLY);
+	__u64 t0;
+	long i;
+
 	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
 	if (p == MAP_FAILED || !rbtrace_clock_usable(p)) {
@@ -79,21 +87,14 @@ static void bench_mono(long n)
 static void bench_marker(const char *op, const char *dir, long n)
 {
 	static const char msg[10] = "uclkbench\n";
-	char path[512];
+	int fd = open_in(dir, "trace_marker", O_WRONLY);
 	__u64 t0;
 	long i;
-	int fd;
 
-	snprintf(path, sizeof(path), "%s/trace_marker", dir);
-	fd = open(path, O_WRONLY);
-	if (fd < 0) {
-		perror(path);
-		exit(1);
-	}
 	t0 = now_ns();
 	for (i = 0; i < n; i++)
 		if (write(fd, msg, sizeof(msg)) != sizeof(msg)) {
-			perror(path);
+			perror("trace_marker");
 			exit(1);
 		}
 	report(op, n, t0, now_ns());

@@ -189,6 +189,64 @@ static void latch_ahead_of_mono(void)
 		rbt_latch_inject(get_cycles(), target);
 }
 
+/*
+ * The threads of a clock race: an updater on @upd_cpu and a reader on
+ * every other online CPU but @cpu (the test's own, which reads in the
+ * test's loop), created parked; clock_race_go() wakes them. A reader
+ * that cannot be made is left out (the race only needs the updater).
+ * @rd_args is an array of one argument per CPU, @rd_size bytes each.
+ */
+struct clock_race_threads {
+	struct task_struct **t;
+};
+
+static void clock_race_start(struct kunit *test, struct clock_race_threads *th, int cpu,
+			     int upd_cpu, int (*upd_fn)(void *), void *upd_arg,
+			     const char *upd_name, int (*rd_fn)(void *), void *rd_args,
+			     size_t rd_size, const char *rd_name)
+{
+	int c;
+
+	th->t = kunit_kcalloc(test, nr_cpu_ids, sizeof(*th->t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, th->t);
+	th->t[upd_cpu] = kthread_create_on_cpu(upd_fn, upd_arg, upd_cpu, upd_name);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(th->t[upd_cpu]));
+	for_each_online_cpu(c) {
+		if (c == cpu || c == upd_cpu)
+			continue;
+		th->t[c] = kthread_create_on_cpu(rd_fn, rd_args + c * rd_size, c, rd_name);
+		if (IS_ERR(th->t[c]))
+			th->t[c] = NULL;
+	}
+}
+
+static void clock_race_go(struct clock_race_threads *th)
+{
+	int c;
+
+	for_each_online_cpu(c)
+		if (th->t[c])
+			wake_up_process(th->t[c]);
+}
+
+/* After the race's stop flag is set. */
+static void clock_race_stop(struct clock_race_threads *th)
+{
+	int c;
+
+	for_each_online_cpu(c)
+		if (th->t[c])
+			kthread_stop(th->t[c]);
+}
+
+/* A test thread's end: it waits to be stopped, as kthread_stop() needs. */
+static int clock_race_park(void)
+{
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
 /* Updates back to back, each followed by a read the readers compare with. */
 static int latch_updater(void *arg)
 {
@@ -203,9 +261,7 @@ static int latch_updater(void *arg)
 		if (!(n & 63))
 			cond_resched();
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
-	return 0;
+	return clock_race_park();
 }
 
 static int latch_reader_fn(void *arg)
@@ -219,9 +275,7 @@ static int latch_reader_fn(void *arg)
 		if (!(rd->reads & 1023))
 			cond_resched();
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
-	return 0;
+	return clock_race_park();
 }
 
 /*
@@ -235,7 +289,7 @@ static int latch_reader_fn(void *arg)
  */
 static void rbtrace_clock_latch_vs_updater(struct kunit *test)
 {
-	struct task_struct **threads;
+	struct clock_race_threads th;
 	struct latch_race r = {};
 	struct latch_reader *me;
 	int cpu, upd_cpu, c;
@@ -244,31 +298,20 @@ static void rbtrace_clock_latch_vs_updater(struct kunit *test)
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two CPUs");
 	r.rd = kunit_kcalloc(test, nr_cpu_ids, sizeof(*r.rd), GFP_KERNEL);
-	threads = kunit_kcalloc(test, nr_cpu_ids, sizeof(*threads), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r.rd);
-	KUNIT_ASSERT_NOT_NULL(test, threads);
 	cpu = rbt_kunit_pin(test);
 	upd_cpu = cpumask_any_but(cpu_online_mask, cpu);
 	for_each_online_cpu(c) {
 		r.rd[c].race = &r;
 		r.rd[c].cpu = c;
 	}
-	threads[upd_cpu] = kthread_create_on_cpu(latch_updater, &r, upd_cpu, "rbt_latch_upd");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(threads[upd_cpu]));
-	for_each_online_cpu(c) {
-		if (c == cpu || c == upd_cpu)
-			continue;
-		threads[c] = kthread_create_on_cpu(latch_reader_fn, &r.rd[c], c, "rbt_latch_rd/%u");
-		if (IS_ERR(threads[c]))
-			threads[c] = NULL;
-	}
+	clock_race_start(test, &th, cpu, upd_cpu, latch_updater, &r, "rbt_latch_upd",
+			 latch_reader_fn, r.rd, sizeof(*r.rd), "rbt_latch_rd/%u");
 
 	me = &r.rd[cpu];
 	latch_ahead_of_mono();
 	WRITE_ONCE(rbt_latch_hook, latch_hook_stall);
-	for_each_online_cpu(c)
-		if (threads[c])
-			wake_up_process(threads[c]);
+	clock_race_go(&th);
 	deadline = ktime_get_mono_fast_ns() + LATCH_RACE_NS;
 	while (ktime_get_mono_fast_ns() < deadline) {
 		int rc;
@@ -286,9 +329,7 @@ static void rbtrace_clock_latch_vs_updater(struct kunit *test)
 	}
 	WRITE_ONCE(r.stop, true);
 	WRITE_ONCE(rbt_latch_hook, NULL);
-	for_each_online_cpu(c)
-		if (threads[c])
-			kthread_stop(threads[c]);
+	clock_race_stop(&th);
 
 	kunit_info(test, "%lu updates", r.updates);
 	for_each_online_cpu(c) {
@@ -532,9 +573,7 @@ static int uclock_updater(void *arg)
 		if (!(n & 63))
 			cond_resched();
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
-	return 0;
+	return clock_race_park();
 }
 
 static int uclock_reader_fn(void *arg)
@@ -546,9 +585,7 @@ static int uclock_reader_fn(void *arg)
 		if (!(rd->reads & 1023))
 			cond_resched();
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
-	return 0;
+	return clock_race_park();
 }
 
 /*
@@ -559,7 +596,7 @@ static int uclock_reader_fn(void *arg)
  */
 static void rbtrace_clock_user_reader(struct kunit *test)
 {
-	struct task_struct **threads;
+	struct clock_race_threads th;
 	struct uclock_race r = {};
 	int cpu, upd_cpu, c;
 	u64 deadline;
@@ -569,26 +606,14 @@ static void rbtrace_clock_user_reader(struct kunit *test)
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two CPUs");
 	r.rd = kunit_kcalloc(test, nr_cpu_ids, sizeof(*r.rd), GFP_KERNEL);
-	threads = kunit_kcalloc(test, nr_cpu_ids, sizeof(*threads), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r.rd);
-	KUNIT_ASSERT_NOT_NULL(test, threads);
 	cpu = rbt_kunit_pin(test);
 	upd_cpu = cpumask_any_but(cpu_online_mask, cpu);
 	for_each_online_cpu(c)
 		r.rd[c].race = &r;
-	threads[upd_cpu] = kthread_create_on_cpu(uclock_updater, &r.rd[upd_cpu], upd_cpu,
-						 "rbt_uclock_upd");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(threads[upd_cpu]));
-	for_each_online_cpu(c) {
-		if (c == cpu || c == upd_cpu)
-			continue;
-		threads[c] = kthread_create_on_cpu(uclock_reader_fn, &r.rd[c], c, "rbt_uclock/%u");
-		if (IS_ERR(threads[c]))
-			threads[c] = NULL;
-	}
-	for_each_online_cpu(c)
-		if (threads[c])
-			wake_up_process(threads[c]);
+	clock_race_start(test, &th, cpu, upd_cpu, uclock_updater, &r.rd[upd_cpu],
+			 "rbt_uclock_upd", uclock_reader_fn, r.rd, sizeof(*r.rd), "rbt_uclock/%u");
+	clock_race_go(&th);
 	deadline = ktime_get_mono_fast_ns() + UCLOCK_RACE_NS;
 	while (ktime_get_mono_fast_ns() < deadline) {
 		uclock_check(&r.rd[cpu]);
@@ -596,9 +621,7 @@ static void rbtrace_clock_user_reader(struct kunit *test)
 			cond_resched();
 	}
 	WRITE_ONCE(r.stop, true);
-	for_each_online_cpu(c)
-		if (threads[c])
-			kthread_stop(threads[c]);
+	clock_race_stop(&th);
 
 	kunit_info(test, "%lu updates", r.updates);
 	for_each_online_cpu(c) {
@@ -681,9 +704,7 @@ static int global_b(void *arg)
 		h->last = now;
 		atomic_inc_return_release(&h->turn);
 	}
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
-	return 0;
+	return clock_race_park();
 }
 
 static void rbtrace_clock_global_ordered(struct kunit *test)
