@@ -7,11 +7,14 @@
         the same list of mkdir/rmdir/open operations under DIR (an
         instances directory: rbtrace's or the kernel's ftrace's), one line
         each: "OP NAME: ok" or "OP NAME: ERRNO"; run on both and compared
-  instio.py race DIR SECONDS
-        for SECONDS: one thread makes and removes DIR/race over and over,
-        another opens its files (trace_pipe_raw, trace, buffer_size_kb,
-        trace_marker) and reads or writes them; prints "laps L opens O
-        refused R" (R: opens refused: ENOENT, ENODEV, EIO)
+  instio.py race DIR COUNT [LIMIT]
+        one thread makes and removes DIR/race over and over, another
+        opens its files (trace_pipe_raw, trace, buffer_size_kb,
+        trace_marker) and reads or writes them, until both have done it
+        COUNT times (laps and successful opens), or LIMIT seconds
+        (default 600) have gone: a slow kernel (KASAN, lockdep) takes
+        longer, not fewer rounds; prints "laps L opens O refused R" (R:
+        opens refused: ENOENT, ENODEV, EIO), and the caller checks L and O
 """
 import errno
 import os
@@ -64,14 +67,15 @@ def ops(top):
     attempt("rmdir .", lambda: os.rmdir(os.path.join(top, ".")))
 
 
-def race(top, seconds):
+def race(top, count, limit):
     d = os.path.join(top, "race")
-    stop = time.time() + seconds
+    stop = time.time() + limit
     laps = [0]
+    opened = [0]
     done = threading.Event()
 
     def churn():
-        while time.time() < stop:
+        while time.time() < stop and (laps[0] < count or opened[0] < count):
             try:
                 os.mkdir(d)
             except OSError:
@@ -106,6 +110,7 @@ def race(top, seconds):
                 except OSError:
                     pass
             opens += 1
+            opened[0] = opens
             os.close(fd)
         except OSError as e:
             if e.errno not in (errno.ENOENT, errno.ENODEV, errno.EIO):
@@ -123,7 +128,8 @@ def main():
     if sys.argv[1] == "ops":
         ops(sys.argv[2])
     elif sys.argv[1] == "race":
-        race(sys.argv[2], float(sys.argv[3]))
+        race(sys.argv[2], int(sys.argv[3]),
+             float(sys.argv[4]) if len(sys.argv) > 4 else 600.0)
     else:
         sys.exit(__doc__)
 
