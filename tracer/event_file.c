@@ -344,19 +344,20 @@ void rbtr_events_instance_remove(struct rbtr_trace *tr)
 }
 
 /**
- * rbtr_events_for_each_tracer - call @fn for every tracer that records events
+ * rbtr_events_each_tracer - call @fn for every tracer that records events
  * @fn: the function, which may sleep
+ * @data: passed to @fn
  *
  * Under rbtr_event_tree_lock(), taken here: no tracer comes or goes
  * meanwhile (both take it). Not under the registry mutex.
  */
-void rbtr_events_for_each_tracer(void (*fn)(struct rbtr_trace *tr))
+void rbtr_events_each_tracer(void (*fn)(struct rbtr_trace *tr, void *data), void *data)
 {
 	struct rbtr_trace_events *ev;
 
 	rbtr_event_tree_lock();
 	list_for_each_entry(ev, &rbtr_trace_list, list)
-		fn(ev->tr);
+		fn(ev->tr, data);
 	rbtr_event_tree_unlock();
 }
 

@@ -303,7 +303,7 @@ int rbtr_events_files_register(struct rbtr_event_type *type, struct list_head *g
 void rbtr_events_files_detach(struct rbtr_event_type *type, struct list_head *gone);
 void rbtr_events_files_free(struct list_head *gone);
 struct rbtr_trace_events *rbtr_trace_events_of(struct rbtr_trace *tr);
-void rbtr_events_for_each_tracer(void (*fn)(struct rbtr_trace *tr));
+void rbtr_events_each_tracer(void (*fn)(struct rbtr_trace *tr, void *data), void *data);
 bool rbtr_event_on(const struct rbtr_event_file *file);
 int rbtr_event_set_locked(struct rbtr_event_file *file, bool on);
 

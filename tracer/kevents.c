@@ -113,7 +113,7 @@ static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_
 	struct rbtr_kevent *kev = pe->overflow_handler_context;
 	const struct rbtr_file_set *set = rcu_dereference_sched(kev->files);
 	const struct rbtr_entry *src;
-	unsigned int len, ctx, i = 0;
+	unsigned int len, ctx, i;
 
 	/* NULL: a hit racing with the last file's disable, before the release. */
 	if (unlikely(!set || !data->raw || data->raw->frag.size < sizeof(*src)))
@@ -124,10 +124,13 @@ static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_
 	ctx = (src->flags << 16) | src->preempt_count;
 	if (IS_ENABLED(CONFIG_PREEMPTION) && (ctx & 0xf))
 		ctx--;
-	/* A published set has one file at least. */
-	do
+	/* One tracer, the common case: no loop, as cheap as a single file. */
+	if (likely(set->nr == 1)) {
+		rbtr_kev_record(set->file[0], src, len, ctx, regs);
+		return;
+	}
+	for (i = 0; i < set->nr; i++)
 		rbtr_kev_record(set->file[i], src, len, ctx, regs);
-	while (++i < set->nr);
 }
 
 static struct perf_event *rbtr_kev_counter(struct rbtr_kevent *kev, int cpu)

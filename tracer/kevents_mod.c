@@ -135,7 +135,7 @@ static void rbtr_kev_mod_live(struct module *mod)
 }
 
 /* Empty a tracer's buffer, as "echo > trace" does. */
-static void rbtr_kev_mod_reset(struct rbtr_trace *tr)
+static void rbtr_kev_mod_reset(struct rbtr_trace *tr, void *data)
 {
 	mutex_lock(&tr->files_mutex);
 	rbtr_reset(tr, RBT_ALL_CPUS);
@@ -177,7 +177,7 @@ static void rbtr_kev_mod_going(struct module *mod)
 	}
 	/* Every tracer's, as ftrace's tracing_reset_all_online_cpus(). */
 	if (used)
-		rbtr_events_for_each_tracer(rbtr_kev_mod_reset);
+		rbtr_events_each_tracer(rbtr_kev_mod_reset, NULL);
 }
 
 static int rbtr_kev_mod_notify(struct notifier_block *nb, unsigned long state, void *data)
