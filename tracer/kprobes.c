@@ -194,7 +194,7 @@ static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
 {
 	const struct rbtr_file_set *set = rcu_dereference_sched(tk->files);
 	void *scratch = this_cpu_ptr(rbtr_kp_scratch);
-	unsigned int size, ctx, i = 0;
+	unsigned int size, ctx, i;
 
 	/* NULL: a hit racing with the last file's disable. */
 	if (unlikely(!set))
@@ -210,10 +210,13 @@ static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
 	}
 	size = rbtr_kp_fetch_args(tk->args, tk->nr_args, regs, scratch, tk->fixed,
 				  RBTR_KP_SCRATCH);
-	/* A published set has one file at least. */
-	do
+	/* One tracer, the common case: no loop. */
+	if (likely(set->nr == 1)) {
+		rbtr_kp_put(set->file[0], tk, scratch, size, ctx, regs);
+		return;
+	}
+	for (i = 0; i < set->nr; i++)
 		rbtr_kp_put(set->file[i], tk, scratch, size, ctx, regs);
-	while (++i < set->nr);
 }
 
 static int rbtr_kp_handler(struct kprobe *p, struct pt_regs *regs)
