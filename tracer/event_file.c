@@ -23,15 +23,19 @@
  *    the types, and every field of a file but @cond, which an
  *    enable_event trigger also flips from any context (atomically).
  *
- * Writers never lock: a probe's data is its file. A file is freed only
- * after its probe is unregistered and the probes in flight are done
- * (steps R1-R4 of rbtr_events_instance_remove(), U1-U3 of
- * rbtr_events_files_unregister()).
+ * Writers never lock: a probe's data is its file (a tracepoint's probe
+ * is registered once per tracer), or one of the files of the set its
+ * event publishes (struct rbtr_file_set: a kprobe or a generic event's
+ * perf counter is one per event, whatever the tracers). A file is freed
+ * only after its probe is unregistered, or it is out of the set, and the
+ * probes in flight are done (steps R1-R4 of
+ * rbtr_events_instance_remove(), U1-U3 of rbtr_events_files_free()).
  */
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -101,13 +105,6 @@ struct rbtr_trace_events *rbtr_trace_events_of(struct rbtr_trace *tr)
 	return NULL;
 }
 
-/* Does @type have a file in the tracer of @ev? */
-static bool rbtr_event_in_tracer(const struct rbtr_event_type *type,
-				 const struct rbtr_trace_events *ev)
-{
-	return !type->top_only || ev->tr == &rbtr_global_trace;
-}
-
 /* A new file of @type in @ev's tracer, with its directory. Under both mutexes. */
 static int rbtr_event_file_make(struct rbtr_trace_events *ev, struct rbtr_event_type *type)
 {
@@ -172,8 +169,6 @@ int rbtr_events_files_register(struct rbtr_event_type *type, struct list_head *g
 
 	INIT_LIST_HEAD(&type->files);
 	list_for_each_entry(ev, &rbtr_trace_list, list) {
-		if (!rbtr_event_in_tracer(type, ev))
-			continue;
 		ret = rbtr_event_file_make(ev, type);
 		if (ret)
 			break;
@@ -208,11 +203,12 @@ void rbtr_events_files_detach(struct rbtr_event_type *type, struct list_head *go
  * Under rbtr_event_tree_lock(), not the registry mutex: U1 their
  * directories are removed, which waits for the operations in flight on
  * them (those take the registry mutex, and find @dead set); U2 their
- * probes are gone already (U0, rbtr_event_file_detach()); U3 each is
- * freed after a grace period: every writer of a file runs with
- * preemption disabled (a tracepoint's probe, a kprobe handler, a perf
- * overflow handler), so that call_rcu() waits for the ones that were
- * running it. kfree_rcu(): no callback of the module's is left
+ * probes are gone already, or they are out of their event's file set
+ * (U0, rbtr_event_file_detach()); U3 each is freed after a grace period:
+ * every writer of a file runs with preemption disabled (a tracepoint's
+ * probe, a kprobe handler, a perf overflow handler, the last two having
+ * read the set before U0's update), so that call_rcu() waits for the
+ * ones that were running it. kfree_rcu(): no callback of the module's is left
  * pending at its unload.
  */
 void rbtr_events_files_free(struct list_head *gone)
@@ -230,11 +226,7 @@ void rbtr_events_files_free(struct list_head *gone)
 
 static int rbtr_instance_add_one(struct rbtr_event_type *type, void *data)
 {
-	struct rbtr_trace_events *ev = data;
-
-	if (!rbtr_event_in_tracer(type, ev))
-		return 0;
-	return rbtr_event_file_make(ev, type);
+	return rbtr_event_file_make(data, type);
 }
 
 /* Take every file of @ev out of use, onto @gone. Under both mutexes. */
@@ -251,9 +243,8 @@ static void rbtr_instance_detach(struct rbtr_trace_events *ev, struct list_head 
  * @tr: the tracer; its buffer set (rbtr_trace_init())
  * @parent: its directory: gets events/ and set_event
  *
- * Makes a file for every registered type (every type that can record
- * into @tr: see struct rbtr_event_type's @top_only), all disabled, and
- * puts @tr on the list of tracers, so that types registered later get a
+ * Makes a file for every registered type, all disabled, and puts @tr
+ * on the list of tracers, so that types registered later get a
  * file in it too. The top tracer is made so, by rbtr_events_fs_init().
  * May sleep.
  *
@@ -309,10 +300,15 @@ unlock:
  *
  * R1 @tr off the list (no type registered later makes a file in it),
  * and every file detached: its triggers removed (a grace period, if
- * any), its probe unregistered, its filter dropped, @dead set for the
- * file operations still to come; R2 tracepoint_synchronize_unregister():
- * the probes that were running one of its files (and any other writer,
- * all of which run with preemption disabled) are done; R3 its
+ * any), its probe unregistered (or, for a kprobe or generic event, the
+ * file taken out of the probe's struct rbtr_file_set, the new set
+ * published), its filter dropped, @dead set for the file operations
+ * still to come; R2 tracepoint_synchronize_unregister(), which ends with
+ * synchronize_rcu(): the probes that were running one of its files (and
+ * any other writer, all of which run with preemption disabled: a
+ * tracepoint's probe, a kprobe handler, a perf overflow handler that
+ * read the set before R1's update) are done, and every later hit finds
+ * the set without them; R3 its
  * directories removed, which waits for the file operations in flight
  * (they see @dead); R4 the files freed.
  */
@@ -348,6 +344,24 @@ void rbtr_events_instance_remove(struct rbtr_trace *tr)
 }
 
 /**
+ * rbtr_events_each_tracer - call @fn for every tracer that records events
+ * @fn: the function, which may sleep
+ * @data: passed to @fn
+ *
+ * Under rbtr_event_tree_lock(), taken here: no tracer comes or goes
+ * meanwhile (both take it). Not under the registry mutex.
+ */
+void rbtr_events_each_tracer(void (*fn)(struct rbtr_trace *tr, void *data), void *data)
+{
+	struct rbtr_trace_events *ev;
+
+	rbtr_event_tree_lock();
+	list_for_each_entry(ev, &rbtr_trace_list, list)
+		fn(ev->tr, data);
+	rbtr_event_tree_unlock();
+}
+
+/**
  * rbtr_event_file_of - the file of @type in @tr
  * @tr: the tracer
  * @type: a registered type
@@ -365,6 +379,75 @@ struct rbtr_event_file *rbtr_event_file_of(struct rbtr_trace *tr,
 		if (file->tr == tr)
 			return file;
 	return NULL;
+}
+
+/**
+ * rbtr_file_set_add - publish a copy of an event's file set with @file added
+ * @set: the event's set (NULL: empty)
+ * @file: a file not in it
+ *
+ * Under rbtr_events_lock(), which serialises every update of every set
+ * (the types' @reg and @unreg run under it). The new set is published
+ * with rcu_assign_pointer() after it is filled: a probe that reads it
+ * finds every file initialised; the old one is freed after a grace
+ * period, past the probes that read it (they run with preemption off).
+ * A probe that read the old set misses @file for that hit, as a
+ * tracepoint's probe registered while the tracepoint fires does.
+ *
+ * Return: the number of files in the set now (1: it was empty: the
+ * caller arms its probe), or -ENOMEM (the set unchanged).
+ */
+int rbtr_file_set_add(struct rbtr_file_set __rcu **set, struct rbtr_event_file *file)
+{
+	struct rbtr_file_set *old, *new;
+	unsigned int nr;
+
+	old = rcu_dereference_protected(*set, rbtr_events_lock_held());
+	nr = old ? old->nr : 0;
+	new = kmalloc(struct_size(new, file, nr + 1), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	if (old)
+		memcpy(new->file, old->file, nr * sizeof(*new->file));
+	new->file[nr] = file;
+	new->nr = nr + 1;
+	rcu_assign_pointer(*set, new);
+	if (old)
+		kfree_rcu(old, rcu);
+	return new->nr;
+}
+
+/**
+ * rbtr_file_set_del - publish a copy of an event's file set without @file
+ * @set: the event's set, @file in it
+ * @file: the file
+ *
+ * Under rbtr_events_lock(), as rbtr_file_set_add(). Cannot fail: a
+ * disable must not (__GFP_NOFAIL, a few pointers). The last file leaves
+ * NULL. A probe that read the old set may still record into @file once
+ * (the file lives on: it is freed only after a grace period, R2 of
+ * rbtr_events_instance_remove(), U3 of rbtr_events_files_free()).
+ *
+ * Return: the number of files left (0: the caller disarms its probe).
+ */
+unsigned int rbtr_file_set_del(struct rbtr_file_set __rcu **set, struct rbtr_event_file *file)
+{
+	struct rbtr_file_set *old, *new = NULL;
+	unsigned int i, n = 0;
+
+	old = rcu_dereference_protected(*set, rbtr_events_lock_held());
+	if (WARN_ON_ONCE(!old))
+		return 0;
+	if (old->nr > 1) {
+		new = kmalloc(struct_size(new, file, old->nr - 1), GFP_KERNEL | __GFP_NOFAIL);
+		for (i = 0; i < old->nr; i++)
+			if (old->file[i] != file && !WARN_ON_ONCE(n == old->nr - 1))
+				new->file[n++] = old->file[i];
+		new->nr = n;
+	}
+	rcu_assign_pointer(*set, new);
+	kfree_rcu(old, rcu);
+	return n;
 }
 
 /**

@@ -5,7 +5,10 @@
  * rbtr_events_instance_remove(), the way instances use them, to provoke
  * the race of an event file removed while its probe fires on every CPU
  * (events/evfile-race). Each cycle enables the sched, irq, timer and
- * raw_syscalls events in it, with a filter on two of them, waits
+ * raw_syscalls events in it (the timer system's generic events too:
+ * their perf counters' handler records into every tracer that has them
+ * on), and the kprobes system's if there is one, with a filter on two of
+ * them, waits
  * @evfile_hold_ms while they fire, checks that records arrived, and
  * removes the tracer; its buffer is freed right after the removal, so
  * that a probe still writing into it would be a use after free that
@@ -79,6 +82,10 @@ static int rbtr_evtest_cycle(struct dentry *parent, u64 *written)
 		m.system = systems[i];
 		ret = rbtr_event_set_match(tr, &m, true, false);
 	}
+	/* kprobe events, if the scenario defined some (-EINVAL: none). */
+	m.system = "kprobes";
+	if (!ret && rbtr_event_set_match(tr, &m, true, false) == -EINVAL)
+		ret = 0;
 	if (!ret)
 		ret = rbtr_evtest_filter(tr, "raw_syscalls", "sys_enter", "id != -1");
 	if (!ret)

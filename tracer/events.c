@@ -218,6 +218,19 @@ void rbtr_events_unlock(void)
 }
 
 /**
+ * rbtr_events_lock_held - is rbtr_events_lock() held?
+ *
+ * For lockdep's checks (rcu_dereference_protected()).
+ *
+ * Return: true if held, or without lockdep.
+ */
+bool rbtr_events_lock_held(void)
+{
+	/* Without lockdep, lockdep_is_held() is declared only, for dead code. */
+	return !IS_ENABLED(CONFIG_LOCKDEP) || lockdep_is_held(&rbtr_events_mutex);
+}
+
+/**
  * rbtr_event_for_each - call @fn for every registered type
  * @fn: the function; a non-zero return stops the walk
  * @data: passed to @fn

@@ -153,9 +153,6 @@ typedef void (*rbtr_print_field_fn)(struct seq_buf *s, const struct rbtr_field *
  * @unreg: called to disable it in that tracer
  * @format: the whole text of its format file, verbatim (the kernel's
  *          events); NULL: made from @id, @fields and @print_fmt
- * @top_only: its probe can only record into the top tracer (kprobe and
- *            generic events for now): it has a file in the top tracer
- *            only
  * @files: (private) its files, one per tracer (struct rbtr_event_file),
  *         under the registry mutex
  * @list: (private) registry list
@@ -172,7 +169,6 @@ struct rbtr_event_type {
 	int			(*reg)(struct rbtr_event_file *file);
 	void			(*unreg)(struct rbtr_event_file *file);
 	const char		*format;
-	bool			top_only;
 	struct list_head	files;
 	struct list_head	list;
 };
@@ -242,6 +238,31 @@ struct rbtr_trace_events {
 	struct dentry		*set_event;
 };
 
+/**
+ * struct rbtr_file_set - the files an event's one probe records into
+ * @rcu: frees a replaced set after the probes that may be reading it
+ * @nr: number of @file, never 0 (an empty set is NULL)
+ * @file: the enabled files of the event, one per tracer, in the order
+ *        they were enabled
+ *
+ * For the events whose probe the kernel calls once per hit whatever the
+ * number of tracers (a kprobe, a generic event's perf counter): each
+ * type's @reg adds its file, @unreg takes it out (rbtr_file_set_add(),
+ * rbtr_file_set_del()), under the registry mutex. The set is
+ * copy-on-update: a new one is published with rcu_assign_pointer(), the
+ * old one freed with kfree_rcu(); the probe, which runs with preemption
+ * off, reads it once per hit with rcu_dereference_sched() and writes one
+ * record per file.
+ */
+struct rbtr_file_set {
+	struct rcu_head		rcu;
+	unsigned int		nr;
+	struct rbtr_event_file	*file[];
+};
+
+int rbtr_file_set_add(struct rbtr_file_set __rcu **set, struct rbtr_event_file *file);
+unsigned int rbtr_file_set_del(struct rbtr_file_set __rcu **set, struct rbtr_event_file *file);
+
 /*
  * struct rbtr_event_match - which event types a set_event word names; NULL
  * members match anything. @match is a word without ':', which names a
@@ -282,6 +303,7 @@ int rbtr_events_files_register(struct rbtr_event_type *type, struct list_head *g
 void rbtr_events_files_detach(struct rbtr_event_type *type, struct list_head *gone);
 void rbtr_events_files_free(struct list_head *gone);
 struct rbtr_trace_events *rbtr_trace_events_of(struct rbtr_trace *tr);
+void rbtr_events_each_tracer(void (*fn)(struct rbtr_trace *tr, void *data), void *data);
 bool rbtr_event_on(const struct rbtr_event_file *file);
 int rbtr_event_set_locked(struct rbtr_event_file *file, bool on);
 
@@ -374,6 +396,7 @@ void rbtr_event_cond_update(struct rbtr_event_file *file, unsigned long set,
 void rbtr_event_cond_update_all(unsigned long set, unsigned long clear);
 void rbtr_events_lock(void);
 void rbtr_events_unlock(void);
+bool rbtr_events_lock_held(void);
 struct rbtr_event_file *rbtr_event_file_lookup(struct rbtr_trace *tr, const char *system,
 					       const char *name);
 bool rbtr_event_file_live(const struct rbtr_event_file *file);

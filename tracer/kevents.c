@@ -15,6 +15,18 @@
  * context inside the tracepoint's preempt-disabled section, ftrace takes
  * one preemption off it (tracing_gen_ctx_dec()).
  *
+ * Tracers. An event has a file in every tracer (the top one and each
+ * instance) but one set of counters: made when its first file is
+ * enabled, released when its last is disabled. The enabled files are a
+ * struct rbtr_file_set (kev->files): each enabling or disabling
+ * publishes a copy with the file added or taken out (under the registry
+ * mutex), the old copy freed after a grace period. The handler reads the
+ * set once per event under sched-RCU (it runs with preemption and
+ * interrupts off), takes the length and the context from perf's record
+ * once, then reserves, copies and commits one record per file, each
+ * under that file's condition word (filter, triggers, soft disable) into
+ * its tracer's live buffer.
+ *
  * CPU hotplug. perf detaches the counters of a CPU going offline
  * (perf_event_exit_cpu_context(), kernel/events/core.c) and never
  * attaches them again: a CPU coming back online gets new counters. They
@@ -34,9 +46,9 @@
  * before the kernel does (see rbtr_kev_owner()).
  *
  * Locking: the module notifier's mutex (kevents_mod.c), then the registry
- * mutex (events.c), then rbtr_kev_mutex, which guards the counters and
- * the enabled list; perf takes its own locks inside. The hotplug callback
- * takes none.
+ * mutex (events.c), which serialises the updates of the file sets, then
+ * rbtr_kev_mutex, which guards the counters and the enabled list; perf
+ * takes its own locks inside. The hotplug callback takes none.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
@@ -63,30 +75,15 @@ static struct cpumask rbtr_kev_refresh;
 
 /* ---- recording ----------------------------------------------------------- */
 
-/*
- * Runs in the context of the event, preemption and interrupts disabled
- * (perf_swevent_event()), on the counter's CPU.
- */
-static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_data *data,
-				      struct pt_regs *regs)
+/* One record of the event into @file's tracer. */
+static __always_inline void rbtr_kev_record(struct rbtr_event_file *file,
+					    const struct rbtr_entry *src, unsigned int len,
+					    unsigned int ctx, struct pt_regs *regs)
 {
-	struct rbtr_kevent *kev = pe->overflow_handler_context;
-	/* Set before its counters were made; lives until they are released. */
-	struct rbtr_event_file *file = READ_ONCE(kev->file);
 	struct rbt_buffer *buffer = rbtr_live_buffer(file->tr);
-	const struct rbtr_entry *src;
-	unsigned int len, ctx;
 	unsigned long post = 0;
 	void *rec;
 
-	if (unlikely(!data->raw || data->raw->frag.size < sizeof(*src)))
-		return;
-	src = data->raw->frag.data;
-	len = rbtr_kev_len(kev, src, data->raw->frag.size);
-	/* ftrace's tracing_gen_ctx_dec(): the tracepoint's own preemption off. */
-	ctx = (src->flags << 16) | src->preempt_count;
-	if (IS_ENABLED(CONFIG_PREEMPTION) && (ctx & 0xf))
-		ctx--;
 	rec = rbtr_event_reserve(buffer, file, len, ctx);
 	if (!rec)
 		return;
@@ -102,6 +99,38 @@ static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_
 		rbtr_stack_write_regs(buffer, ctx, regs, 0);
 	if (unlikely(post))
 		rbtr_event_cond_post(buffer, file, post);
+}
+
+/*
+ * Runs in the context of the event, preemption and interrupts disabled
+ * (perf_swevent_event()), on the counter's CPU: a sched-RCU reader of
+ * the file set, whose files live until a grace period after they left it
+ * (rbtr_file_set_del(), rbtr_events_instance_remove()).
+ */
+static void notrace rbtr_kev_overflow(struct perf_event *pe, struct perf_sample_data *data,
+				      struct pt_regs *regs)
+{
+	struct rbtr_kevent *kev = pe->overflow_handler_context;
+	const struct rbtr_file_set *set = rcu_dereference_sched(kev->files);
+	const struct rbtr_entry *src;
+	unsigned int len, ctx, i;
+
+	/* NULL: a hit racing with the last file's disable, before the release. */
+	if (unlikely(!set || !data->raw || data->raw->frag.size < sizeof(*src)))
+		return;
+	src = data->raw->frag.data;
+	len = rbtr_kev_len(kev, src, data->raw->frag.size);
+	/* ftrace's tracing_gen_ctx_dec(): the tracepoint's own preemption off. */
+	ctx = (src->flags << 16) | src->preempt_count;
+	if (IS_ENABLED(CONFIG_PREEMPTION) && (ctx & 0xf))
+		ctx--;
+	/* One tracer, the common case: no loop, as cheap as a single file. */
+	if (likely(set->nr == 1)) {
+		rbtr_kev_record(set->file[0], src, len, ctx, regs);
+		return;
+	}
+	for (i = 0; i < set->nr; i++)
+		rbtr_kev_record(set->file[i], src, len, ctx, regs);
 }
 
 static struct perf_event *rbtr_kev_counter(struct rbtr_kevent *kev, int cpu)
@@ -180,44 +209,66 @@ static void rbtr_kev_release_all(struct rbtr_kevent *kev)
 }
 
 /*
- * A generic event has a file in the top tracer only (type.top_only):
- * its counters record into that file's tracer.
+ * Enabling in one tracer, under the registry mutex. The first file
+ * makes the counters, after the set with it is published (the counter's
+ * installation orders that for the handler); the others only join the
+ * set. A CPU coming up meanwhile is remade by the work item after us.
  */
 static int rbtr_kev_reg(struct rbtr_event_file *file)
 {
 	struct rbtr_event_type *type = file->type;
 	struct rbtr_kevent *kev = container_of(type, struct rbtr_kevent, type);
-	int cpu, ret = 0;
+	bool first;
+	int cpu, ret;
 
-	kev->pe = kcalloc(nr_cpu_ids, sizeof(*kev->pe), GFP_KERNEL);
-	if (!kev->pe)
-		return -ENOMEM;
-	/* Before any counter: perf's installing it orders this for the handler. */
-	WRITE_ONCE(kev->file, file);
 	mutex_lock(&rbtr_kev_mutex);
-	/* A CPU coming up meanwhile is remade by the work item after us. */
+	/* The counters' array exists while the set is not empty. */
+	first = !kev->pe;
+	if (first) {
+		kev->pe = kcalloc(nr_cpu_ids, sizeof(*kev->pe), GFP_KERNEL);
+		if (!kev->pe) {
+			ret = -ENOMEM;
+			goto unlock;
+		}
+	}
+	ret = rbtr_file_set_add(&kev->files, file);
+	if (ret < 0 && first)
+		goto fail;
+	if (ret != 1) {
+		/* -ENOMEM, or another tracer's: the counters are there. */
+		ret = min(ret, 0);
+		goto unlock;
+	}
+	ret = 0;
 	for_each_online_cpu(cpu) {
 		ret = rbtr_kev_make(kev, cpu);
 		if (ret)
 			break;
 	}
 	if (ret) {
+		rbtr_file_set_del(&kev->files, file);
+		rcu_expedite_gp();
 		rbtr_kev_release_all(kev);
-	} else {
-		list_add_tail(&kev->on, &rbtr_kev_enabled);
-		kev->was_enabled = true;
-	}
-	mutex_unlock(&rbtr_kev_mutex);
-	if (ret) {
+		rcu_unexpedite_gp();
 		pr_warn_ratelimited("rbtrace: %s:%s: cannot make its perf counters (%d)\n",
 				    type->system, type->name, ret);
-		kfree(kev->pe);
-		kev->pe = NULL;
+		goto fail;
 	}
+	list_add_tail(&kev->on, &rbtr_kev_enabled);
+	kev->was_enabled = true;
+	goto unlock;
+fail:
+	kfree(kev->pe);
+	kev->pe = NULL;
+unlock:
+	mutex_unlock(&rbtr_kev_mutex);
 	return ret;
 }
 
 /*
+ * Disabling in one tracer, under the registry mutex: the file leaves the
+ * set; the last one releases the counters.
+ *
  * Releasing an event's last counter unregisters the kernel's perf probe
  * of the tracepoint and waits for the probes in flight
  * (perf_trace_event_unreg(): tracepoint_synchronize_unregister(), under
@@ -232,13 +283,15 @@ static void rbtr_kev_unreg(struct rbtr_event_file *file)
 	struct rbtr_kevent *kev = container_of(file->type, struct rbtr_kevent, type);
 
 	mutex_lock(&rbtr_kev_mutex);
-	list_del_init(&kev->on);
-	rcu_expedite_gp();
-	rbtr_kev_release_all(kev);
-	rcu_unexpedite_gp();
+	if (!rbtr_file_set_del(&kev->files, file)) {
+		list_del_init(&kev->on);
+		rcu_expedite_gp();
+		rbtr_kev_release_all(kev);
+		rcu_unexpedite_gp();
+		kfree(kev->pe);
+		kev->pe = NULL;
+	}
 	mutex_unlock(&rbtr_kev_mutex);
-	kfree(kev->pe);
-	kev->pe = NULL;
 }
 
 /* ---- CPU hotplug ---------------------------------------------------------- */
@@ -429,7 +482,6 @@ int rbtr_kevents_register(void)
 
 	list_for_each_entry_safe(kev, tmp, &rbtr_kevents, node) {
 		kev->type.reg = rbtr_kev_reg;
-		kev->type.top_only = true;
 		kev->type.unreg = rbtr_kev_unreg;
 		ret = rbtr_event_register(&kev->type);
 		if (ret == -EEXIST) {
@@ -506,7 +558,6 @@ int rbtr_kevents_add(struct rbtr_kevent *kev)
 	int ret;
 
 	kev->type.reg = rbtr_kev_reg;
-	kev->type.top_only = true;
 	kev->type.unreg = rbtr_kev_unreg;
 	ret = rbtr_event_register(&kev->type);
 	if (ret)

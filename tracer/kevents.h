@@ -31,15 +31,24 @@ struct vfsmount;
  *              kernel's struct trace_event_raw_<class>, tail padding and all
  * @nr_locs: number of @locs
  * @locs: offsets of the __data_loc/__rel_loc fields (| RBTR_KEV_LOC_REL)
- * @pe: while enabled, the counter of each CPU (NULL: none), under the
- *      kevents mutex
+ * @pe: while enabled in a tracer at least, the counter of each CPU
+ *      (NULL: none), under the kevents mutex; one set for every tracer
  * @mod: the module of the kernel's event (NULL: built in), known from its
  *       first counter (see rbtr_kev_owner())
  * @node: in the list of all generic events
- * @on: in the list of enabled ones, under the kevents mutex
- * @file: its file in the top tracer, the one its counters record into
+ * @on: in the list of enabled ones (in a tracer at least), under the
+ *      kevents mutex
+ * @files: the enabled files, one per tracer that has it on, which the
+ *         overflow handler records into, each under its own condition,
+ *         into its own tracer's buffer: published under the registry
+ *         mutex (rbtr_file_set_add(), rbtr_file_set_del()), read by the
+ *         handler under sched-RCU; NULL while enabled nowhere
  * @registered: in the registry
- * @was_enabled: enabled once: its records may be in the buffer
+ * @was_enabled: enabled once: its records may be in the buffers
+ *
+ * It has a file in every tracer; the tracers that enable it share its
+ * perf counters (one per CPU, made at the first enabling, released at
+ * the last), whose handler writes one record per enabled file.
  */
 struct rbtr_kevent {
 	struct rbtr_event_type	type;
@@ -52,7 +61,7 @@ struct rbtr_kevent {
 	struct module		*mod;
 	struct list_head	node;
 	struct list_head	on;
-	struct rbtr_event_file	*file;
+	struct rbtr_file_set __rcu *files;
 	bool			registered;
 	bool			was_enabled;
 };

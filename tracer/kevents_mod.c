@@ -27,8 +27,9 @@
  * (mod->trace_events), found by system, name and id; the same for a
  * module loaded before rbtrace, whose events rbtrace read at load.
  *
- * As ftrace does (trace_module_remove_events()), the buffer is emptied
- * when a module with an event that was ever enabled goes: the kernel
+ * As ftrace does (trace_module_remove_events()), the buffers of every
+ * tracer (the top one and each instance) are emptied when a module with
+ * an event that was ever enabled (in any tracer) goes: the kernel
  * gives the ids of a module's events to the next events registered, so
  * its records left in the buffer would print as some other event.
  *
@@ -133,11 +134,9 @@ static void rbtr_kev_mod_live(struct module *mod)
 	kvfree(buf);
 }
 
-/* Empty the buffer, as "echo > trace" does. */
-static void rbtr_kev_mod_reset(void)
+/* Empty a tracer's buffer, as "echo > trace" does. */
+static void rbtr_kev_mod_reset(struct rbtr_trace *tr, void *data)
 {
-	struct rbtr_trace *tr = &rbtr_global_trace;
-
 	mutex_lock(&tr->files_mutex);
 	rbtr_reset(tr, RBT_ALL_CPUS);
 	mutex_unlock(&tr->files_mutex);
@@ -176,8 +175,9 @@ static void rbtr_kev_mod_going(struct module *mod)
 		list_del(&kev->node);
 		rbtr_kev_free(kev);
 	}
+	/* Every tracer's, as ftrace's tracing_reset_all_online_cpus(). */
 	if (used)
-		rbtr_kev_mod_reset();
+		rbtr_events_each_tracer(rbtr_kev_mod_reset, NULL);
 }
 
 static int rbtr_kev_mod_notify(struct notifier_block *nb, unsigned long state, void *data)

@@ -16,7 +16,16 @@
  * enables the kprobe. Its event type is registered at run time in the
  * event registry with an id of its own.
  *
- * Removal: an enabled probe is refused with -EBUSY. Its kprobe is
+ * Tracers: the event has a file in every tracer (the top one and each
+ * instance), the probe is one. Its enabled files are a struct
+ * rbtr_file_set (tk->files), copied on each update under the registry
+ * mutex; the first enabling arms the kprobe, the last disabling disarms
+ * it. The handler reads the set once per hit (kprobe handlers run with
+ * preemption off: sched-RCU), fetches the arguments once into its
+ * scratch area, then reserves, copies and commits one record per file,
+ * each under that file's condition into its tracer's buffer.
+ *
+ * Removal: a probe enabled in any tracer is refused with -EBUSY. Its kprobe is
  * unregistered (which waits for handlers in flight), then its event type
  * (which removes its files and waits for their operations). The type is
  * then kept, not freed, until unload: the text output looks types up by
@@ -31,6 +40,7 @@
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -77,7 +87,10 @@ struct rbtr_kretp_entry {
  * @is_return: a kretprobe
  * @at_entry: at a function's entry
  * @dying: being removed: enabling it is refused (under the registry mutex)
- * @file: its file in the top tracer, the one its handler records into
+ * @files: its enabled files, one per tracer that has it on, which the
+ *         handler records into (NULL: enabled nowhere, disarmed);
+ *         updated under the registry mutex, read by the handler under
+ *         sched-RCU
  * @group: its system
  * @name: its event name
  * @symbol: the probed symbol
@@ -94,7 +107,7 @@ struct rbtr_kprobe {
 	bool			is_return;
 	bool			at_entry;
 	bool			dying;
-	struct rbtr_event_file	*file;
+	struct rbtr_file_set __rcu *files;
 	char			*group;
 	char			*name;
 	char			*symbol;
@@ -141,30 +154,16 @@ static unsigned int rbtr_kp_ctx(void)
 	return ctx;
 }
 
-/*
- * Build the record in this CPU's scratch area (preemption is disabled
- * in kprobe handlers), then copy it into a reservation of its size.
- */
-static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
-			   unsigned long ret_ip)
+/* One record of @size bytes built in @scratch, into @file's tracer. */
+static __always_inline void rbtr_kp_put(struct rbtr_event_file *file,
+					const struct rbtr_kprobe *tk, const void *scratch,
+					unsigned int size, unsigned int ctx, struct pt_regs *regs)
 {
-	/* Set before the probe was first enabled; lives until it is unregistered. */
-	struct rbtr_event_file *file = READ_ONCE(tk->file);
 	struct rbt_buffer *buffer = rbtr_live_buffer(file->tr);
-	unsigned int hdr = sizeof(struct rbtr_entry), size, ctx = rbtr_kp_ctx();
-	void *scratch = this_cpu_ptr(rbtr_kp_scratch), *rec;
+	unsigned int hdr = sizeof(struct rbtr_entry);
 	unsigned long caller = 0, post = 0;
+	void *rec;
 
-	if (tk->is_return) {
-		struct rbtr_kretp_entry *e = scratch;
-
-		e->func = (unsigned long)tk->rp.kp.addr;
-		e->ret_ip = ret_ip;
-	} else {
-		((struct rbtr_kp_entry *)scratch)->ip = (unsigned long)tk->rp.kp.addr;
-	}
-	size = rbtr_kp_fetch_args(tk->args, tk->nr_args, regs, scratch, tk->fixed,
-				  RBTR_KP_SCRATCH);
 	rec = rbtr_event_reserve(buffer, file, size, ctx);
 	if (!rec)
 		return;
@@ -182,6 +181,42 @@ static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
 	}
 	if (unlikely(post))
 		rbtr_event_cond_post(buffer, file, post);
+}
+
+/*
+ * Build the record in this CPU's scratch area (preemption is disabled
+ * in kprobe handlers), then copy it into a reservation of its size in
+ * each tracer that has the event on. The set is read under sched-RCU:
+ * its files live until a grace period after they left it.
+ */
+static void rbtr_kp_record(struct rbtr_kprobe *tk, struct pt_regs *regs,
+			   unsigned long ret_ip)
+{
+	const struct rbtr_file_set *set = rcu_dereference_sched(tk->files);
+	void *scratch = this_cpu_ptr(rbtr_kp_scratch);
+	unsigned int size, ctx, i;
+
+	/* NULL: a hit racing with the last file's disable. */
+	if (unlikely(!set))
+		return;
+	ctx = rbtr_kp_ctx();
+	if (tk->is_return) {
+		struct rbtr_kretp_entry *e = scratch;
+
+		e->func = (unsigned long)tk->rp.kp.addr;
+		e->ret_ip = ret_ip;
+	} else {
+		((struct rbtr_kp_entry *)scratch)->ip = (unsigned long)tk->rp.kp.addr;
+	}
+	size = rbtr_kp_fetch_args(tk->args, tk->nr_args, regs, scratch, tk->fixed,
+				  RBTR_KP_SCRATCH);
+	/* One tracer, the common case: no loop. */
+	if (likely(set->nr == 1)) {
+		rbtr_kp_put(set->file[0], tk, scratch, size, ctx, regs);
+		return;
+	}
+	for (i = 0; i < set->nr; i++)
+		rbtr_kp_put(set->file[i], tk, scratch, size, ctx, regs);
 }
 
 static int rbtr_kp_handler(struct kprobe *p, struct pt_regs *regs)
@@ -243,26 +278,38 @@ static void rbtr_kp_print(struct seq_buf *s, const struct rbtr_event_type *type,
 }
 
 /*
- * Called under the registry mutex, as is the one that sets @dying. A
- * kprobe event has a file in the top tracer only (type.top_only): its
- * handler records into that one file's tracer.
+ * Enabling in one tracer, under the registry mutex, as is rbtr_kp_busy()'s
+ * look after it sets @dying. The file joins the set; the first one arms
+ * the kprobe, after the set with it is published (enable_kprobe() orders
+ * that for the handler: text_mutex, the arming).
  */
 static int rbtr_kp_reg(struct rbtr_event_file *file)
 {
 	struct rbtr_kprobe *tk = container_of(file->type, struct rbtr_kprobe, type);
+	int ret;
 
 	if (tk->dying)
 		return -EBUSY;
-	/* Before the handler can run: enable_kprobe() publishes it (text_mutex, the arming). */
-	WRITE_ONCE(tk->file, file);
-	return enable_kprobe(&tk->rp.kp);
+	ret = rbtr_file_set_add(&tk->files, file);
+	if (ret != 1)
+		return min(ret, 0);
+	ret = enable_kprobe(&tk->rp.kp);
+	if (ret)
+		rbtr_file_set_del(&tk->files, file);
+	return ret;
 }
 
+/*
+ * Disabling in one tracer, under the registry mutex: the last file
+ * disarms the kprobe. A handler in flight that read the old set may
+ * still write into the file: it is freed only after a grace period.
+ */
 static void rbtr_kp_unreg(struct rbtr_event_file *file)
 {
 	struct rbtr_kprobe *tk = container_of(file->type, struct rbtr_kprobe, type);
 
-	disable_kprobe(&tk->rp.kp);
+	if (!rbtr_file_set_del(&tk->files, file))
+		disable_kprobe(&tk->rp.kp);
 }
 
 static void rbtr_kp_free(struct rbtr_kprobe *tk)
@@ -312,7 +359,6 @@ static int rbtr_kp_make_fields(struct rbtr_kprobe *tk)
 	tk->type.print_fmt = tk->print_fmt;
 	tk->type.print = rbtr_kp_print;
 	tk->type.reg = rbtr_kp_reg;
-	tk->type.top_only = true;
 	tk->type.unreg = rbtr_kp_unreg;
 	return 0;
 }
@@ -578,15 +624,19 @@ fail:
 }
 
 /*
- * Is @tk's event on? Set @dying first: the registry mutex taken here
- * orders it with every enabling, which then sees it and refuses.
+ * Is @tk's event on in a tracer (enabled, or held by an enable_event
+ * trigger)? Set @dying first: the registry mutex taken here orders it
+ * with every enabling, which then sees it and refuses.
  */
 static bool rbtr_kp_busy(struct rbtr_kprobe *tk)
 {
-	struct rbtr_event_match m = { .system = tk->group, .event = tk->name };
+	bool busy;
 
 	WRITE_ONCE(tk->dying, true);
-	if (rbtr_event_state(&rbtr_global_trace, &m) == '0')
+	rbtr_events_lock();
+	busy = rcu_access_pointer(tk->files);
+	rbtr_events_unlock();
+	if (!busy)
 		return false;
 	WRITE_ONCE(tk->dying, false);
 	return true;
