@@ -34,6 +34,7 @@
 #include "tracer/function.h"
 #include "tracer/kprobes.h"
 #include "tracer/options.h"
+#include "tracer/pid.h"
 #include "tracer/clock_page.h"
 #include "tracer/persist.h"
 #include "tracer/stack.h"
@@ -328,10 +329,15 @@ static const struct file_operations trace_clock_fops = {
 	.release	= rb_single_release_tr,
 };
 
-/* tracing_cpumask: the CPUs whose events are recorded, in hex. */
+/*
+ * tracing_cpumask: the CPUs whose events the tracer records, in hex; each
+ * tracer's, as ftrace's tr->tracing_cpumask (the top's also rules the
+ * function tracers).
+ */
 static ssize_t cpumask_read(struct file *filp, char __user *ubuf,
 			    size_t cnt, loff_t *ppos)
 {
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	cpumask_var_t mask;
 	char *buf;
 	ssize_t ret;
@@ -339,7 +345,7 @@ static ssize_t cpumask_read(struct file *filp, char __user *ubuf,
 
 	if (!alloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
-	rbtr_get_traced_cpus(mask);
+	rbtr_get_traced_cpus(tr, mask);
 	len = snprintf(NULL, 0, "%*pb\n", cpumask_pr_args(mask)) + 1;
 	buf = kmalloc(len, GFP_KERNEL);
 	if (buf) {
@@ -369,6 +375,7 @@ static size_t rb_cpumask_max_len(void)
 static ssize_t cpumask_write(struct file *filp, const char __user *ubuf,
 			     size_t cnt, loff_t *ppos)
 {
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	cpumask_var_t mask;
 	int ret;
 
@@ -380,7 +387,7 @@ static ssize_t cpumask_write(struct file *filp, const char __user *ubuf,
 		return -ENOMEM;
 	ret = cpumask_parse_user(ubuf, cnt, mask);
 	if (!ret)
-		rbtr_set_traced_cpus(mask);
+		rbtr_set_traced_cpus(tr, mask);
 	free_cpumask_var(mask);
 	if (ret)
 		return ret;
@@ -390,7 +397,8 @@ static ssize_t cpumask_write(struct file *filp, const char __user *ubuf,
 
 static const struct file_operations cpumask_fops = {
 	.owner		= THIS_MODULE,
-	.open		= rbtr_open_generic,
+	.open		= rbtr_open_tr,
+	.release	= rbtr_release_tr,
 	.read		= cpumask_read,
 	.write		= cpumask_write,
 	.llseek		= default_llseek,
@@ -502,15 +510,17 @@ static void rb_create_control_files(struct rbtr_trace *tr)
 	debugfs_create_file("buffer_subbuf_size_kb", 0600, top, tr, &subbuf_size_fops);
 	debugfs_create_file("buffer_percent", 0600, top, tr, &percent_fops);
 	debugfs_create_file("trace_clock", 0600, top, tr, &trace_clock_fops);
+	debugfs_create_file("tracing_cpumask", 0600, top, tr, &cpumask_fops);
 	debugfs_create_file("trace", 0600, top, tr, &rbtr_trace_fops);
 	debugfs_create_file("trace_pipe", 0400, top, tr, &rbtr_trace_pipe_fops);
 }
 
 /*
  * The files every tracer has, the top one and each instance: its buffer's
- * control files, trace, trace_pipe, per_cpu/, the markers and the
- * snapshot. Their opens take a reference on @tr (rbtr_trace_get()).
- * On failure the caller removes @tr->dir.
+ * control files, tracing_cpumask, trace, trace_pipe, per_cpu/, the
+ * markers, the snapshot, the options and the event pid filters. Their
+ * opens take a reference on @tr (rbtr_trace_get()). On failure the
+ * caller removes @tr->dir.
  */
 static int rb_create_tracer_files(struct rbtr_trace *tr)
 {
@@ -523,6 +533,7 @@ static int rb_create_tracer_files(struct rbtr_trace *tr)
 	rbtr_marker_files(tr);
 	rbtr_snapshot_files(tr);
 	rbtr_options_files(tr);
+	rbtr_pid_files(tr);
 	return 0;
 }
 
@@ -547,8 +558,6 @@ static int rb_create_tree(struct rbtr_trace *tr)
 	ret = rb_create_tracer_files(tr);
 	if (ret)
 		return ret;
-	/* The top tracer's own: global state, not an instance's (yet). */
-	debugfs_create_file("tracing_cpumask", 0600, tr->dir, tr, &cpumask_fops);
 	ret = rbtr_events_fs_init(tr);
 	if (ret)
 		return ret;

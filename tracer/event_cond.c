@@ -205,7 +205,7 @@ static __always_inline bool rbtr_scratch_fast_commit(struct rbt_buffer *buffer,
 	keep = rbtr_filter_match_fast(filter, rec, size);
 	if (!keep) {
 		this_cpu_inc(rbtr_scratch.filtered);
-	} else if (rbtr_cpu_traced(smp_processor_id())) {
+	} else if (rbtr_cpu_traced(file->tr, smp_processor_id())) {
 		ctx = rbtr_ctx_tp(rbtr_trace_ctx_skip(1));
 		ent->type = file->id;
 		ent->flags = ctx >> 16;
@@ -292,7 +292,7 @@ bool notrace rbtr_event_cond_skip(struct rbt_buffer *buffer, struct rbtr_event_f
 	if (cond & RBTR_EVC_SOFT_OFF)
 		skip = true;
 	else if (cond & RBTR_EVC_PID)
-		skip = rbtr_pid_ignored();
+		skip = rbtr_pid_ignored(file->tr);
 	preempt_enable_notrace();
 	return skip;
 }
@@ -330,7 +330,7 @@ bool notrace rbtr_event_cond_commit(struct rbt_buffer *buffer, struct rbtr_event
 		if (filter && !rbtr_filter_match(filter, rec, size))
 			goto out;
 	}
-	if ((cond & RBTR_EVC_PID) && rbtr_pid_ignored())
+	if ((cond & RBTR_EVC_PID) && rbtr_pid_ignored(file->tr))
 		goto out;
 	keep = true;
 out:

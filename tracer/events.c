@@ -43,12 +43,9 @@ static DEFINE_XARRAY(rbtr_event_ids);
 static unsigned int rbtr_next_id = RBTR_EVENT_DYN_TOP;
 
 /*
- * tracing_cpumask, stored inverted: a static mask starts out empty, so
- * every CPU is traced from the first event on, with no init ordering.
- * Changed and read for the file under the mutex; writers of events test
- * their CPU's bit without it.
+ * One tracing_cpumask change at a time, of any tracer; the masks
+ * themselves are each tracer's (rbtr_trace.untraced_cpus).
  */
-static struct cpumask rbtr_untraced_cpus;
 static DEFINE_MUTEX(rbtr_cpumask_mutex);
 
 /* The common fields, as every format file of the kernel lists them. */
@@ -374,64 +371,61 @@ unsigned int rbtr_trace_ctx_skip(unsigned int skip)
 }
 
 /**
- * rbtr_cpu_traced - is @cpu in tracing_cpumask?
- * @cpu: the CPU
+ * rbtr_set_traced_cpus - set a tracer's tracing_cpumask
+ * @tr: the tracer (the top's also rules the function tracers)
+ * @mask: the CPUs whose events @tr records
  *
- * Return: true if events of @cpu are recorded.
+ * Stored inverted in @tr->untraced_cpus: a tracer allocated zeroed (an
+ * instance) traces every CPU from its first event on, and the top's
+ * static one too, with no init ordering. One change at a time: two
+ * writers' bit loops interleaved would leave a mask neither wrote.
+ * Writers of events read the mask without a lock: an event racing with
+ * the change may be recorded or not, as in ftrace; a CPU in both the old
+ * and the new mask is traced throughout.
  */
-bool rbtr_cpu_traced(int cpu)
-{
-	return !cpumask_test_cpu(cpu, &rbtr_untraced_cpus);
-}
-
-/**
- * rbtr_set_traced_cpus - set tracing_cpumask
- * @mask: the CPUs whose events are recorded
- *
- * One change at a time: two writers' bit loops interleaved would leave a
- * mask neither wrote. Writers of events read the mask without a lock:
- * an event racing with the change may be recorded or not, as in ftrace;
- * a CPU in both the old and the new mask is traced throughout.
- */
-void rbtr_set_traced_cpus(const struct cpumask *mask)
+void rbtr_set_traced_cpus(struct rbtr_trace *tr, const struct cpumask *mask)
 {
 	int cpu;
 
 	mutex_lock(&rbtr_cpumask_mutex);
 	for_each_possible_cpu(cpu) {
 		if (cpumask_test_cpu(cpu, mask))
-			cpumask_clear_cpu(cpu, &rbtr_untraced_cpus);
+			cpumask_clear_cpu(cpu, &tr->untraced_cpus);
 		else
-			cpumask_set_cpu(cpu, &rbtr_untraced_cpus);
+			cpumask_set_cpu(cpu, &tr->untraced_cpus);
 		rbtr_test_cpumask_step();
 	}
 	mutex_unlock(&rbtr_cpumask_mutex);
 }
 
 /**
- * rbtr_get_traced_cpus - read tracing_cpumask
- * @mask: set to the traced possible CPUs
+ * rbtr_get_traced_cpus - read a tracer's tracing_cpumask
+ * @tr: the tracer
+ * @mask: set to the possible CPUs @tr traces
  */
-void rbtr_get_traced_cpus(struct cpumask *mask)
+void rbtr_get_traced_cpus(struct rbtr_trace *tr, struct cpumask *mask)
 {
 	mutex_lock(&rbtr_cpumask_mutex);
-	cpumask_andnot(mask, cpu_possible_mask, &rbtr_untraced_cpus);
+	cpumask_andnot(mask, cpu_possible_mask, &tr->untraced_cpus);
 	mutex_unlock(&rbtr_cpumask_mutex);
 }
 
 /*
  * The reservation of rbtr_event_reserve() and rbtr_event_reserve_type(),
  * past the conditions: @cond is the condition word as read once for this
- * hit (0 for a type without a file).
+ * hit (0 for a type without a file); @tr the tracer whose tracing_cpumask
+ * applies if @mask (a constant: a file's tracer is never NULL, and is
+ * not tested for it), none if not (a stack after a record that passed it).
  */
-static __always_inline void *rbtr_event_reserve_cond(struct rbt_buffer *buffer,
+static __always_inline void *rbtr_event_reserve_cond(const struct rbtr_trace *tr, bool mask,
+						     struct rbt_buffer *buffer,
 						     unsigned short id, unsigned long cond,
 						     unsigned int size, unsigned int ctx)
 {
 	struct rbtr_entry *ent = NULL;
 
 	preempt_disable_notrace();
-	if (!rbtr_cpu_traced(smp_processor_id())) {
+	if (mask && !rbtr_cpu_traced(tr, smp_processor_id())) {
 		preempt_enable_notrace();
 		return NULL;
 	}
@@ -482,7 +476,7 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, struct rbtr_event_file *file
 	/* Triggers, soft disable, pid filter: ftrace's trace_trigger_soft_disabled(). */
 	if (unlikely(cond & RBTR_EVC_AT_RESERVE) && rbtr_event_cond_skip(buffer, file))
 		return NULL;
-	return rbtr_event_reserve_cond(buffer, file->id, cond, size, ctx);
+	return rbtr_event_reserve_cond(file->tr, true, buffer, file->id, cond, size, ctx);
 }
 
 /**
@@ -502,11 +496,14 @@ void *rbtr_event_reserve(struct rbt_buffer *buffer, struct rbtr_event_file *file
 void *rbtr_event_reserve_plain(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 			       unsigned int size, unsigned int ctx)
 {
-	return rbtr_event_reserve_cond(buffer, file->id, 0, size, ctx);
+	return rbtr_event_reserve_cond(file->tr, true, buffer, file->id, 0, size, ctx);
 }
 
 /**
  * rbtr_event_reserve_type - rbtr_event_reserve() for a type without a file
+ * @tr: the tracer whose tracing_cpumask decides (the one of @buffer), or
+ *      NULL for a record that follows one of its tracer's, which passed
+ *      it (a stack: stack.c)
  * @buffer: the buffer
  * @type: the record's type: one of the ftrace system's, which has no
  *        condition (rbtr_event_is_ftrace())
@@ -517,10 +514,13 @@ void *rbtr_event_reserve_plain(struct rbt_buffer *buffer, struct rbtr_event_file
  *
  * Return: the record, or NULL.
  */
-void *rbtr_event_reserve_type(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
-			      unsigned int size, unsigned int ctx)
+void *rbtr_event_reserve_type(const struct rbtr_trace *tr, struct rbt_buffer *buffer,
+			      const struct rbtr_event_type *type, unsigned int size,
+			      unsigned int ctx)
 {
-	return rbtr_event_reserve_cond(buffer, type->id, 0, size, ctx);
+	if (tr)
+		return rbtr_event_reserve_cond(tr, true, buffer, type->id, 0, size, ctx);
+	return rbtr_event_reserve_cond(NULL, false, buffer, type->id, 0, size, ctx);
 }
 
 /**

@@ -22,7 +22,6 @@ struct dentry;
 struct rbt_buffer;
 struct rbtr_trace;
 struct rbt_event;
-struct cpumask;
 struct rbtr_event_file;
 struct rbtr_event_system;
 
@@ -317,8 +316,9 @@ int rbtr_event_set_locked(struct rbtr_event_file *file, bool on);
  *			them run on the written record, before its commit
  *  RBTR_EVC_SOFT_OFF	enabled for its triggers only (enable_event's
  *			target): records are not kept
- *  RBTR_EVC_PID		set_event_pid is in force: the task of the hit
- *			decides (pid.c)
+ *  RBTR_EVC_PID		set_event_pid or set_event_notrace_pid of the
+ *			file's tracer is in force: the task of the hit
+ *			decides, by the tracer's per-CPU flag (pid.c)
  *  RBTR_EVC_SCRATCH	set with RBTR_EVC_FILTER or RBTR_EVC_TRIGGER_COND,
  *			never cleared while the file exists: a
  *			record may be in this CPU's scratch slot rather
@@ -374,9 +374,13 @@ void rbtr_event_commit(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 		       void *rec, unsigned int size);
 bool rbtr_event_finish(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 		       void *rec, unsigned int size, unsigned long *post);
-/* The same for a type with no condition (the ftrace system's own, no file). */
-void *rbtr_event_reserve_type(struct rbt_buffer *buffer, const struct rbtr_event_type *type,
-			      unsigned int size, unsigned int ctx);
+/*
+ * The same for a type with no condition (the ftrace system's own, no
+ * file), for @tr's tracing_cpumask; NULL for a stack after a record.
+ */
+void *rbtr_event_reserve_type(const struct rbtr_trace *tr, struct rbt_buffer *buffer,
+			      const struct rbtr_event_type *type, unsigned int size,
+			      unsigned int ctx);
 void rbtr_event_commit_type(struct rbt_buffer *buffer, void *rec);
 
 /* The slow paths of a file with a condition (event_cond.c) */
@@ -406,9 +410,6 @@ bool rbtr_event_is_ftrace(const struct rbtr_event_type *type);
 const struct rbtr_field *rbtr_event_common_fields(unsigned int *nr);
 int rbtr_event_soft_get(struct rbtr_event_file *file);
 void rbtr_event_soft_put(struct rbtr_event_file *file);
-bool rbtr_cpu_traced(int cpu);
-void rbtr_set_traced_cpus(const struct cpumask *mask);
-void rbtr_get_traced_cpus(struct cpumask *mask);
 
 /* The events/ directory and set_event (events_fs.c) */
 int rbtr_events_fs_init(struct rbtr_trace *tr);

@@ -323,8 +323,8 @@ static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long r
 	}
 	c->entry_written = false;
 	if (!rbtr_dur_thresh_ns()) {
-		e = rbtr_event_reserve_type(buffer, &rbtr_graph_ent_type, sizeof(*e),
-					    rbtr_trace_ctx());
+		e = rbtr_event_reserve_type(rbtr_graph_tr, buffer, &rbtr_graph_ent_type,
+					    sizeof(*e), rbtr_trace_ctx());
 		if (e) {
 			e->func = ip;
 			e->depth = c->depth;
@@ -353,7 +353,8 @@ static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigne
 			return;
 		}
 	}
-	e = rbtr_event_reserve_type(buffer, &rbtr_graph_ret_type, sizeof(*e), rbtr_trace_ctx());
+	e = rbtr_event_reserve_type(rbtr_graph_tr, buffer, &rbtr_graph_ret_type, sizeof(*e),
+				    rbtr_trace_ctx());
 	if (!e)
 		return;
 	e->func = ip;

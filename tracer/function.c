@@ -119,7 +119,7 @@ static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 		return;
 	}
 	/*B*/
-	if (rbtr_fn_pid_ignored() || !rbtr_cpu_traced(smp_processor_id()))
+	if (rbtr_fn_pid_ignored() || !rbtr_cpu_traced(rbtr_fn_tr, smp_processor_id()))
 		goto out;
 	/*C*/
 	ctx = rbtr_trace_ctx();
@@ -328,7 +328,7 @@ void rbtr_function_files(struct rbtr_trace *tr)
 	debugfs_create_file("current_tracer", 0600, top, tr, &rbtr_tracer_fops);
 	debugfs_create_file("available_tracers", 0400, top, tr, &rbtr_avail_tracers_fops);
 	rbtr_fn_filter_files(top);
-	rbtr_pid_files(tr);
+	rbtr_pid_fn_files(tr);
 	debugfs_create_file("function_stats", 0400, top, NULL, &rbtr_fn_stats_fops);
 	rbtr_graph_files(top);
 }

@@ -35,6 +35,7 @@
 #include <linux/string.h>
 #include <rbtrace/rbtrace.h>
 #include "events.h"
+#include "pid.h"
 #include "trace.h"
 
 /**
@@ -94,7 +95,12 @@ void rbtr_instances_defaults(unsigned long size, unsigned int flags,
  */
 static int rbtr_instance_events_add(struct rbtr_trace *tr)
 {
-	return rbtr_events_instance_add(tr, tr->dir);
+	int ret = rbtr_events_instance_add(tr, tr->dir);
+
+	/* Made while another tracer had a pid list, they may have RBTR_EVC_PID. */
+	if (!ret)
+		rbtr_pid_events_sync(tr);
+	return ret;
 }
 
 static void rbtr_instance_events_remove(struct rbtr_trace *tr)

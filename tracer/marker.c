@@ -209,7 +209,7 @@ static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 	if (cnt < RBTR_FAULTED_SIZE)
 		size += RBTR_FAULTED_SIZE - cnt;
 
-	e = rbtr_event_reserve_type(buffer, &rbtr_print_type, size, ctx);
+	e = rbtr_event_reserve_type(tr, buffer, &rbtr_print_type, size, ctx);
 	if (!e) {
 		written = -EBADF;	/* recording off: ftrace's answer */
 		goto out;
@@ -263,7 +263,7 @@ static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf
 		written = -EINVAL;
 		goto out;
 	}
-	e = rbtr_event_reserve_type(buffer, &rbtr_raw_data_type, size, ctx);
+	e = rbtr_event_reserve_type(tr, buffer, &rbtr_raw_data_type, size, ctx);
 	if (!e) {
 		written = -EBADF;
 		goto out;

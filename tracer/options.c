@@ -3,11 +3,12 @@
  * A tracer's options/ directory and its trace_options file, as tracefs's.
  * Every tracer, the top and each instance, has options/overwrite: the mode
  * of its buffers (ftrace's TRACE_ITER_OVERWRITE, an instance's own: 1
- * overwrites the oldest events when full, 0 refuses new ones). The top
- * also has the options that are global in rbtrace (stacktrace, event-fork,
- * function-fork); an instance's trace_options does not list them and
- * refuses them with -EINVAL, as ftrace refuses its top-level-only flags in
- * an instance.
+ * overwrites the oldest events when full, 0 refuses new ones), and
+ * options/event-fork, its own too (pid.c: its set_event_pid's). The top
+ * also has the options that are global in rbtrace (stacktrace) or belong
+ * to the function tracers (function-fork); an instance's trace_options
+ * does not list them and refuses them with -EINVAL, as ftrace refuses its
+ * top-level-only flags in an instance.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -69,10 +70,10 @@ static int rbtr_trace_options_show(struct seq_file *m, void *v)
 	struct rbtr_trace *tr = rbtr_seq_data(m);
 
 	seq_printf(m, "%soverwrite\n", rbt_overwrite(READ_ONCE(tr->buffer)) ? "" : "no");
-	if (tr != &rbtr_global_trace)
-		return 0;
-	rbtr_stack_options_show(m);
-	rbtr_pid_options_show(m);
+	if (tr == &rbtr_global_trace)
+		rbtr_stack_options_show(m);
+	/* event-fork, and the top's function-fork. */
+	rbtr_pid_options_show(tr, m);
 	return 0;
 }
 
@@ -83,13 +84,13 @@ static int rbtr_trace_options_open(struct inode *inode, struct file *file)
 	return rbtr_single_open_tr(file, tr, rbtr_trace_options_show, tr);
 }
 
-/* The top's global options: -ENOENT for a name that is none of them. */
-static int rbtr_global_option_set(const char *name, bool on)
+/* The options but overwrite: -ENOENT for a name that is none of @tr's. */
+static int rbtr_other_option_set(struct rbtr_trace *tr, const char *name, bool on)
 {
-	int ret = rbtr_stack_option_set(name, on);
+	int ret = tr == &rbtr_global_trace ? rbtr_stack_option_set(name, on) : -ENOENT;
 
-	/* event-fork, function-fork: pid.c's (trace-cmd record -c). */
-	return ret == -ENOENT ? rbtr_pid_option_set(name, on) : ret;
+	/* event-fork, the top's function-fork: pid.c's (trace-cmd record -c). */
+	return ret == -ENOENT ? rbtr_pid_option_set(tr, name, on) : ret;
 }
 
 static ssize_t rbtr_trace_options_write(struct file *filp, const char __user *ubuf,
@@ -113,10 +114,8 @@ static ssize_t rbtr_trace_options_write(struct file *filp, const char __user *ub
 	ret = 0;
 	if (!strcmp(name, "overwrite"))
 		rbtr_buffers_set_overwrite(tr, on);
-	else if (tr == &rbtr_global_trace)
-		ret = rbtr_global_option_set(name, on);
 	else
-		ret = -ENOENT;
+		ret = rbtr_other_option_set(tr, name, on);
 	if (ret)
 		return ret == -ENOENT ? -EINVAL : ret;
 	*ppos += cnt;

@@ -17,22 +17,42 @@
  *  - with a fork option on, a child of a listed task is listed at its
  *    fork, and a task is taken off the lists when freed.
  *
+ * Per tracer. Every tracer (the top and each instance) has its own event
+ * lists, event-fork option, probes and per-CPU flags (struct rbtr_pid_tr,
+ * made by rbtr_trace_init(), freed by rbtr_trace_exit()), as ftrace's
+ * trace_array has filtered_pids, filtered_no_pids and a per-CPU
+ * ignore_pid: a task in A's list is recorded by A and left out of no
+ * other tracer. The function lists and function-fork are the top's only:
+ * the function tracers record into the top tracer.
+ *
  * The writers of records never read a list. Probes keep per CPU whether
  * the task running there is left out: on sched_switch (the task switched
  * in) and on the wakeups, as ftrace's ignore_pid and ftrace_ignore_pid,
- * and a change of a list recomputes it on every CPU (on_each_cpu()). An
- * event tests that flag only while its condition word has RBTR_EVC_PID,
- * set on every event while an event list exists; the function tracers
- * test rbtr_pid_fn_on first (pid.h).
+ * and a change of a list recomputes it on every CPU (on_each_cpu()). A
+ * tracer's probes are registered with its state as their data, only
+ * while it has a list, and write only its flags (tr->pid_ev_ignore). An
+ * event tests its tracer's flag only while its condition word has
+ * RBTR_EVC_PID, set on the tracer's events while it has an event list;
+ * the function tracers test rbtr_pid_fn_on first (pid.h). A file made
+ * while some tracer has a list gets RBTR_EVC_PID whatever its tracer
+ * (rbtr_pid_events_on()): in one without a list, its flag is false on
+ * every CPU (never set: its probes are registered only with a list, and
+ * step C of rbtr_pid_replace() clears it when the last goes), so the
+ * event is recorded, on the slow path, until the bit is synced.
  *
  * Lists are replaced whole under rbtr_pid_mutex and published with RCU;
  * the probes read them under sched-RCU (tracepoint probes run with
  * preemption disabled) and the fork and free probes change the bits of
  * the published list in place with atomic bit operations, as ftrace's.
- * An old list is freed after tracepoint_synchronize_unregister().
+ * An old list is freed after tracepoint_synchronize_unregister(), and so
+ * is a tracer's state, after its probes are unregistered; its per-CPU
+ * flags are read by its events' writers, all gone once
+ * rbtr_events_instance_remove() returned.
  *
- * Lock order: rbtr_pid_mutex, then the event registry's mutex
- * (rbtr_events_lock()) or the kernel's tracepoints_mutex.
+ * Lock order: the instances' mutex (mkdir's rbtr_pid_events_sync()),
+ * rbtr_pid_mutex (one for every tracer's state and the list of states),
+ * then the event registry's mutex (rbtr_events_lock()) or the kernel's
+ * tracepoints_mutex.
  */
 #include <linux/bitmap.h>
 #include <linux/debugfs.h>
@@ -96,22 +116,69 @@ struct rbtr_pid_list {
 	unsigned int	nr_high;
 };
 
-static struct rbtr_pid_list __rcu *rbtr_pid_lists[RBTR_PID_NR_KINDS];
+/* Serialises every change of every tracer's state, and the list of states. */
 static DEFINE_MUTEX(rbtr_pid_mutex);
 
-DEFINE_PER_CPU(bool, rbtr_pid_ev_ignore);
 DEFINE_PER_CPU(int, rbtr_pid_fn_pid);
 int rbtr_pid_fn_on;
 
-/* options/event-fork, options/function-fork, under rbtr_pid_mutex; read by the probes. */
+/* options/event-fork (every tracer's), options/function-fork (the top's). */
 enum { RBTR_PID_OPT_EVENT, RBTR_PID_OPT_FUNC, RBTR_PID_NR_OPTS };
-static bool rbtr_pid_fork_opt[RBTR_PID_NR_OPTS];
 static const char *const rbtr_pid_opt_names[RBTR_PID_NR_OPTS] = {
 	"event-fork", "function-fork",
 };
 
-/* RBTR_EVC_PID is set on the events: changed under rbtr_events_lock(). */
-static bool rbtr_pid_ev_active;
+/*
+ * A set of probes, registered and unregistered together, for one tracer
+ * (their data is its struct rbtr_pid_tr).
+ */
+struct rbtr_pid_probes {
+	const struct rbtr_pid_probe	*probes;
+	unsigned int			nr;
+	bool				on;
+};
+
+struct rbtr_pid_tr;
+
+/* What a pid or option file of a tracer keeps in i_private: @idx in @p. */
+struct rbtr_pid_file {
+	struct rbtr_pid_tr	*p;
+	int			idx;
+};
+
+/**
+ * struct rbtr_pid_tr - one tracer's pid filters
+ * @tr: the tracer
+ * @lists: its lists, RCU; the function ones (RBTR_PID_FN*) only in the top's
+ * @ev_ignore: per CPU, the events' verdict on the running task: @tr->pid_ev_ignore
+ * @fork_opt: options/event-fork (and the top's function-fork), under
+ *            rbtr_pid_mutex; read by the fork probes
+ * @ev_active: RBTR_EVC_PID is set on @tr's events: changed under
+ *             rbtr_events_lock() (and rbtr_pid_mutex)
+ * @ev_probes: sched_switch and wakeups, while an event list exists
+ * @fn_probes: sched_switch for the function tracers (the top's)
+ * @fork_probes: fork and free, while a fork option is on
+ * @files: the i_private of its pid files
+ * @opt_files: the i_private of its fork options' files
+ * @list: in rbtr_pid_trs, under rbtr_pid_mutex
+ */
+struct rbtr_pid_tr {
+	struct rbtr_trace		*tr;
+	struct rbtr_pid_list __rcu	*lists[RBTR_PID_NR_KINDS];
+	bool __percpu			*ev_ignore;
+	bool				fork_opt[RBTR_PID_NR_OPTS];
+	bool				ev_active;
+	struct rbtr_pid_probes		ev_probes;
+	struct rbtr_pid_probes		fn_probes;
+	struct rbtr_pid_probes		fork_probes;
+	struct rbtr_pid_file		files[RBTR_PID_NR_KINDS];
+	struct rbtr_pid_file		opt_files[RBTR_PID_NR_OPTS];
+	struct list_head		list;
+};
+
+static LIST_HEAD(rbtr_pid_trs);
+/* Tracers with ev_active: rbtr_pid_events_on(). Under rbtr_events_lock(). */
+static unsigned int rbtr_pid_ev_active_nr;
 
 /* ---- the lists ---------------------------------------------------------- */
 
@@ -176,10 +243,9 @@ static bool rbtr_pid_list_empty(const struct rbtr_pid_list *l)
 	return !l->nr_high && bitmap_empty(l->bits, PID_MAX_LIMIT);
 }
 
-static struct rbtr_pid_list *rbtr_pid_get(enum rbtr_pid_kind kind)
+static struct rbtr_pid_list *rbtr_pid_get(struct rbtr_pid_tr *p, enum rbtr_pid_kind kind)
 {
-	return rcu_dereference_protected(rbtr_pid_lists[kind],
-					 lockdep_is_held(&rbtr_pid_mutex));
+	return rcu_dereference_protected(p->lists[kind], lockdep_is_held(&rbtr_pid_mutex));
 }
 
 /* ---- the probes ------------------------------------------------------------ */
@@ -194,13 +260,17 @@ static bool rbtr_pid_ignore_task(const struct rbtr_pid_list *yes, const struct r
 	return (yes && !rbtr_pid_has(yes, t->pid)) || (no && rbtr_pid_has(no, t->pid));
 }
 
-static bool rbtr_pid_ignore(enum rbtr_pid_kind yes, const struct task_struct *t)
+static bool rbtr_pid_ignore(struct rbtr_pid_tr *p, enum rbtr_pid_kind yes,
+			    const struct task_struct *t)
 {
-	return rbtr_pid_ignore_task(rcu_dereference_sched(rbtr_pid_lists[yes]),
-				    rcu_dereference_sched(rbtr_pid_lists[yes + 1]), t);
+	return rbtr_pid_ignore_task(rcu_dereference_sched(p->lists[yes]),
+				    rcu_dereference_sched(p->lists[yes + 1]), t);
 }
 
 /*
+ * The probes below are registered per tracer, @data its struct
+ * rbtr_pid_tr, which outlives them (rbtr_pid_tr_exit()).
+ *
  * sched_switch, before every other probe: a switch is recorded if either
  * task is, as ftrace's: both must be left out by a list, or both listed
  * in a notrace list, for it to be ignored.
@@ -208,44 +278,53 @@ static bool rbtr_pid_ignore(enum rbtr_pid_kind yes, const struct task_struct *t)
 static void notrace rbtr_pid_switch_pre(void *data, bool preempt, struct task_struct *prev,
 					struct task_struct *next, unsigned int prev_state)
 {
-	const struct rbtr_pid_list *yes = rcu_dereference_sched(rbtr_pid_lists[RBTR_PID_EV]);
-	const struct rbtr_pid_list *no = rcu_dereference_sched(rbtr_pid_lists[RBTR_PID_EV_NO]);
+	struct rbtr_pid_tr *p = data;
+	const struct rbtr_pid_list *yes = rcu_dereference_sched(p->lists[RBTR_PID_EV]);
+	const struct rbtr_pid_list *no = rcu_dereference_sched(p->lists[RBTR_PID_EV_NO]);
 	bool ignore;
 
 	ignore = (rbtr_pid_ignore_task(NULL, no, prev) && rbtr_pid_ignore_task(NULL, no, next)) ||
 		 (rbtr_pid_ignore_task(yes, NULL, prev) && rbtr_pid_ignore_task(yes, NULL, next));
-	this_cpu_write(rbtr_pid_ev_ignore, ignore);
+	this_cpu_write(*p->ev_ignore, ignore);
 }
 
 /* sched_switch, after every other probe: from now on, the task switched in decides. */
 static void notrace rbtr_pid_switch_post(void *data, bool preempt, struct task_struct *prev,
 					 struct task_struct *next, unsigned int prev_state)
 {
-	this_cpu_write(rbtr_pid_ev_ignore, rbtr_pid_ignore(RBTR_PID_EV, next));
+	struct rbtr_pid_tr *p = data;
+
+	this_cpu_write(*p->ev_ignore, rbtr_pid_ignore(p, RBTR_PID_EV, next));
 }
 
 /* A wakeup, before the others: recorded if the woken task is listed. */
 static void notrace rbtr_pid_wakeup_pre(void *data, struct task_struct *task)
 {
-	if (!this_cpu_read(rbtr_pid_ev_ignore))
+	struct rbtr_pid_tr *p = data;
+
+	if (!this_cpu_read(*p->ev_ignore))
 		return;
-	this_cpu_write(rbtr_pid_ev_ignore, rbtr_pid_ignore(RBTR_PID_EV, task));
+	this_cpu_write(*p->ev_ignore, rbtr_pid_ignore(p, RBTR_PID_EV, task));
 }
 
 /* A wakeup, after the others: the current task decides again. */
 static void notrace rbtr_pid_wakeup_post(void *data, struct task_struct *task)
 {
-	if (this_cpu_read(rbtr_pid_ev_ignore))
+	struct rbtr_pid_tr *p = data;
+
+	if (this_cpu_read(*p->ev_ignore))
 		return;
-	this_cpu_write(rbtr_pid_ev_ignore, rbtr_pid_ignore(RBTR_PID_EV, current));
+	this_cpu_write(*p->ev_ignore, rbtr_pid_ignore(p, RBTR_PID_EV, current));
 }
 
-/* The function tracers: the pid of the task switched in, if it is traced. */
+/* The function tracers (the top's state): the pid of the task switched in, if traced. */
 static void notrace rbtr_pid_fn_switch(void *data, bool preempt, struct task_struct *prev,
 				       struct task_struct *next, unsigned int prev_state)
 {
+	struct rbtr_pid_tr *p = data;
+
 	this_cpu_write(rbtr_pid_fn_pid,
-		       rbtr_pid_ignore(RBTR_PID_FN, next) ? RBTR_PID_FN_IGNORE : next->pid);
+		       rbtr_pid_ignore(p, RBTR_PID_FN, next) ? RBTR_PID_FN_IGNORE : next->pid);
 }
 
 /*
@@ -253,10 +332,10 @@ static void notrace rbtr_pid_fn_switch(void *data, bool preempt, struct task_str
  * trace_filter_add_remove_task()). In place, on the published list: a
  * write that copied it a moment before misses the child, as ftrace's.
  */
-static void rbtr_pid_follow(enum rbtr_pid_kind kind, struct task_struct *self,
-			    struct task_struct *task)
+static void rbtr_pid_follow(struct rbtr_pid_tr *p, enum rbtr_pid_kind kind,
+			    struct task_struct *self, struct task_struct *task)
 {
-	struct rbtr_pid_list *l = rcu_dereference_sched(rbtr_pid_lists[kind]);
+	struct rbtr_pid_list *l = rcu_dereference_sched(p->lists[kind]);
 
 	if (!l || (unsigned int)task->pid >= PID_MAX_LIMIT)
 		return;
@@ -266,27 +345,28 @@ static void rbtr_pid_follow(enum rbtr_pid_kind kind, struct task_struct *self,
 		set_bit(task->pid, l->bits);
 }
 
-static void rbtr_pid_follow_all(struct task_struct *self, struct task_struct *task)
+static void rbtr_pid_follow_all(struct rbtr_pid_tr *p, struct task_struct *self,
+				struct task_struct *task)
 {
-	if (READ_ONCE(rbtr_pid_fork_opt[RBTR_PID_OPT_EVENT])) {
-		rbtr_pid_follow(RBTR_PID_EV, self, task);
-		rbtr_pid_follow(RBTR_PID_EV_NO, self, task);
+	if (READ_ONCE(p->fork_opt[RBTR_PID_OPT_EVENT])) {
+		rbtr_pid_follow(p, RBTR_PID_EV, self, task);
+		rbtr_pid_follow(p, RBTR_PID_EV_NO, self, task);
 	}
-	if (READ_ONCE(rbtr_pid_fork_opt[RBTR_PID_OPT_FUNC])) {
-		rbtr_pid_follow(RBTR_PID_FN, self, task);
-		rbtr_pid_follow(RBTR_PID_FN_NO, self, task);
+	if (READ_ONCE(p->fork_opt[RBTR_PID_OPT_FUNC])) {
+		rbtr_pid_follow(p, RBTR_PID_FN, self, task);
+		rbtr_pid_follow(p, RBTR_PID_FN_NO, self, task);
 	}
 }
 
 static void notrace rbtr_pid_fork(void *data, struct task_struct *self, struct task_struct *task)
 {
-	rbtr_pid_follow_all(self, task);
+	rbtr_pid_follow_all(data, self, task);
 }
 
 /* sched_process_free: from an RCU callback, once the task is gone. */
 static void notrace rbtr_pid_free(void *data, struct task_struct *task)
 {
-	rbtr_pid_follow_all(NULL, task);
+	rbtr_pid_follow_all(data, NULL, task);
 }
 
 /* ---- probe registration ----------------------------------------------------- */
@@ -310,16 +390,11 @@ struct rbtr_pid_probe {
 };
 
 /*
- * A set of probes, registered and unregistered together. The events'
- * "pre" probes run before the events' own (TRACEPOINT_DEFAULT_PRIO), the
- * "post" ones after, as ftrace orders its own.
+ * The events' "pre" probes run before the events' own
+ * (TRACEPOINT_DEFAULT_PRIO), the "post" ones after, as ftrace orders its
+ * own. With several tracers' probes on one tracepoint, each tracer's
+ * pre runs before every event probe, its post after them all.
  */
-struct rbtr_pid_probes {
-	const struct rbtr_pid_probe	*probes;
-	unsigned int			nr;
-	bool				on;
-};
-
 static const struct rbtr_pid_probe rbtr_pid_ev_probe_list[] = {
 	{ RBTR_PID_TP_SWITCH, rbtr_pid_switch_pre, INT_MAX },
 	{ RBTR_PID_TP_SWITCH, rbtr_pid_switch_post, 0 },
@@ -341,17 +416,14 @@ static const struct rbtr_pid_probe rbtr_pid_fork_probe_list[] = {
 	{ RBTR_PID_TP_FREE, rbtr_pid_free, INT_MAX },
 };
 
-static struct rbtr_pid_probes rbtr_pid_ev_probes = {
-	.probes = rbtr_pid_ev_probe_list, .nr = ARRAY_SIZE(rbtr_pid_ev_probe_list),
+static const struct rbtr_pid_probes rbtr_pid_probes_init[] = {
+	{ .probes = rbtr_pid_ev_probe_list, .nr = ARRAY_SIZE(rbtr_pid_ev_probe_list) },
+	{ .probes = rbtr_pid_fn_probe_list, .nr = ARRAY_SIZE(rbtr_pid_fn_probe_list) },
+	{ .probes = rbtr_pid_fork_probe_list, .nr = ARRAY_SIZE(rbtr_pid_fork_probe_list) },
 };
 
-static struct rbtr_pid_probes rbtr_pid_fn_probes = {
-	.probes = rbtr_pid_fn_probe_list, .nr = ARRAY_SIZE(rbtr_pid_fn_probe_list),
-};
-
-static struct rbtr_pid_probes rbtr_pid_fork_probes = {
-	.probes = rbtr_pid_fork_probe_list, .nr = ARRAY_SIZE(rbtr_pid_fork_probe_list),
-};
+/* The kernel's tracepoints, looked up once (under rbtr_pid_mutex). */
+static bool rbtr_pid_tps_found;
 
 static void rbtr_pid_tp_lookup(struct tracepoint *tp, void *priv)
 {
@@ -362,22 +434,23 @@ static void rbtr_pid_tp_lookup(struct tracepoint *tp, void *priv)
 			rbtr_pid_tps[i] = tp;
 }
 
-static void rbtr_pid_unreg_first(const struct rbtr_pid_probes *p, unsigned int n)
+static void rbtr_pid_unreg_first(struct rbtr_pid_tr *t, const struct rbtr_pid_probes *p,
+				 unsigned int n)
 {
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < n; i++) {
 		ret = tracepoint_probe_unregister(rbtr_pid_tps[p->probes[i].tp],
-						  p->probes[i].fn, NULL);
+						  p->probes[i].fn, t);
 		if (ret)
 			pr_warn("rbtrace: %s: cannot unregister a pid probe (%d)\n",
 				rbtr_pid_tp_names[p->probes[i].tp], ret);
 	}
 }
 
-/* Register or unregister @p as @on says; under rbtr_pid_mutex. */
-static int rbtr_pid_probes_set(struct rbtr_pid_probes *p, bool on)
+/* Register or unregister @t's probes @p as @on says; under rbtr_pid_mutex. */
+static int rbtr_pid_probes_set(struct rbtr_pid_tr *t, struct rbtr_pid_probes *p, bool on)
 {
 	unsigned int i;
 	int ret = 0;
@@ -386,7 +459,7 @@ static int rbtr_pid_probes_set(struct rbtr_pid_probes *p, bool on)
 	if (p->on == on)
 		return 0;
 	if (!on) {
-		rbtr_pid_unreg_first(p, p->nr);
+		rbtr_pid_unreg_first(t, p, p->nr);
 		p->on = false;
 		return 0;
 	}
@@ -394,10 +467,10 @@ static int rbtr_pid_probes_set(struct rbtr_pid_probes *p, bool on)
 		const struct rbtr_pid_probe *pr = &p->probes[i];
 
 		ret = rbtr_pid_tps[pr->tp] ?
-			tracepoint_probe_register_prio(rbtr_pid_tps[pr->tp], pr->fn, NULL,
+			tracepoint_probe_register_prio(rbtr_pid_tps[pr->tp], pr->fn, t,
 						       pr->prio) : -ENODEV;
 		if (ret) {
-			rbtr_pid_unreg_first(p, i);
+			rbtr_pid_unreg_first(t, p, i);
 			return ret;
 		}
 	}
@@ -407,41 +480,75 @@ static int rbtr_pid_probes_set(struct rbtr_pid_probes *p, bool on)
 
 /* ---- a change of a list ------------------------------------------------------ */
 
-/* On each CPU, for the task running there: ftrace's ignore_task_cpu(). */
-static void rbtr_pid_cpu_update(void *unused)
+/* The tracer whose state has the function lists: the top. */
+static bool rbtr_pid_is_fn(const struct rbtr_pid_tr *p)
 {
-	this_cpu_write(rbtr_pid_ev_ignore, rbtr_pid_ignore(RBTR_PID_EV, current));
-	this_cpu_write(rbtr_pid_fn_pid, rbtr_pid_ignore(RBTR_PID_FN, current) ?
-		       RBTR_PID_FN_IGNORE : current->pid);
+	return p->tr == &rbtr_global_trace;
 }
 
-/* Set or clear RBTR_EVC_PID on every event; rbtr_event_register() follows it. */
-static void rbtr_pid_ev_cond(bool on)
+/* On each CPU, for the task running there: ftrace's ignore_task_cpu(). */
+static void rbtr_pid_cpu_update(void *data)
 {
-	if (rbtr_pid_ev_active == on)
+	struct rbtr_pid_tr *p = data;
+
+	this_cpu_write(*p->ev_ignore, rbtr_pid_ignore(p, RBTR_PID_EV, current));
+	if (rbtr_pid_is_fn(p))
+		this_cpu_write(rbtr_pid_fn_pid, rbtr_pid_ignore(p, RBTR_PID_FN, current) ?
+			       RBTR_PID_FN_IGNORE : current->pid);
+}
+
+static int rbtr_pid_cond_one(struct rbtr_event_file *file, void *data)
+{
+	bool on = *(bool *)data;
+
+	if (!rbtr_event_is_ftrace(file->type))
+		rbtr_event_cond_update(file, on ? RBTR_EVC_PID : 0, on ? 0 : RBTR_EVC_PID);
+	return 0;
+}
+
+/*
+ * RBTR_EVC_PID of every file of every tracer as its own lists say: a
+ * file made while another tracer had a list has it without need (see
+ * rbtr_pid_events_on()). Under rbtr_pid_mutex and rbtr_events_lock().
+ */
+static void rbtr_pid_cond_sync_all(void)
+{
+	struct rbtr_pid_tr *q;
+
+	list_for_each_entry(q, &rbtr_pid_trs, list)
+		rbtr_event_file_for_each(q->tr, rbtr_pid_cond_one, &q->ev_active);
+}
+
+/*
+ * Set or clear RBTR_EVC_PID on @p's events (and sync every tracer's);
+ * rbtr_event_register() follows rbtr_pid_ev_active_nr.
+ */
+static void rbtr_pid_ev_cond(struct rbtr_pid_tr *p, bool on)
+{
+	if (p->ev_active == on)
 		return;
 	rbtr_events_lock();
-	WRITE_ONCE(rbtr_pid_ev_active, on);
-	if (on)
-		rbtr_event_cond_update_all(RBTR_EVC_PID, 0);
-	else
-		rbtr_event_cond_update_all(0, RBTR_EVC_PID);
+	p->ev_active = on;
+	WRITE_ONCE(rbtr_pid_ev_active_nr, rbtr_pid_ev_active_nr + (on ? 1 : -1));
+	rbtr_pid_cond_sync_all();
 	rbtr_events_unlock();
 }
 
 /*
- * Replace list @kind by @new (NULL: no list), under rbtr_pid_mutex. Steps:
- * A the probes the lists need, registered before anything depends on them
- * (the only step that can fail: @new is then freed, nothing changed);
- * B the new list published; C every CPU's flags recomputed, the per-CPU
- * writes done before on_each_cpu() returns; D the writers told to look at
- * the flags (after C: a flag they read is never older than the lists);
- * or told not to, before E unregisters the probes no longer needed; F the
- * old list freed once no probe can still read it.
+ * Replace @p's list @kind by @new (NULL: no list), under rbtr_pid_mutex.
+ * Steps: A the probes the lists need, registered before anything depends
+ * on them (the only step that can fail: @new is then freed, nothing
+ * changed); B the new list published; C every CPU's flags of @p
+ * recomputed, the per-CPU writes done before on_each_cpu() returns; D
+ * @p's writers told to look at the flags (after C: a flag they read is
+ * never older than the lists); or told not to, before E unregisters the
+ * probes no longer needed; F the old list freed once no probe can still
+ * read it. Another tracer's lists, flags and probes are not touched.
  */
-static int rbtr_pid_replace(enum rbtr_pid_kind kind, struct rbtr_pid_list *new)
+static int rbtr_pid_replace(struct rbtr_pid_tr *p, enum rbtr_pid_kind kind,
+			    struct rbtr_pid_list *new)
 {
-	struct rbtr_pid_list *old = rbtr_pid_get(kind);
+	struct rbtr_pid_list *old = rbtr_pid_get(p, kind);
 	bool ev_on, fn_on;
 	int ret;
 
@@ -449,27 +556,28 @@ static int rbtr_pid_replace(enum rbtr_pid_kind kind, struct rbtr_pid_list *new)
 	if (!old && !new)
 		return 0;
 	ev_on = kind == RBTR_PID_EV || kind == RBTR_PID_EV_NO ?
-		new || rbtr_pid_get(kind ^ 1) : rbtr_pid_ev_probes.on;
+		new || rbtr_pid_get(p, kind ^ 1) : p->ev_probes.on;
 	fn_on = kind == RBTR_PID_FN || kind == RBTR_PID_FN_NO ?
-		new || rbtr_pid_get(kind ^ 1) : rbtr_pid_fn_probes.on;
+		new || rbtr_pid_get(p, kind ^ 1) : p->fn_probes.on;
 	/*A*/
-	ret = ev_on ? rbtr_pid_probes_set(&rbtr_pid_ev_probes, true) : 0;
+	ret = ev_on ? rbtr_pid_probes_set(p, &p->ev_probes, true) : 0;
 	if (!ret && fn_on)
-		ret = rbtr_pid_probes_set(&rbtr_pid_fn_probes, true);
+		ret = rbtr_pid_probes_set(p, &p->fn_probes, true);
 	if (ret) {
 		rbtr_pid_list_free(new);
 		return ret;
 	}
 	/*B*/
-	rcu_assign_pointer(rbtr_pid_lists[kind], new);
+	rcu_assign_pointer(p->lists[kind], new);
 	/*C*/
-	on_each_cpu(rbtr_pid_cpu_update, NULL, 1);
+	on_each_cpu(rbtr_pid_cpu_update, p, 1);
 	/*D*/
-	rbtr_pid_ev_cond(ev_on);
-	WRITE_ONCE(rbtr_pid_fn_on, fn_on);
+	rbtr_pid_ev_cond(p, ev_on);
+	if (rbtr_pid_is_fn(p))
+		WRITE_ONCE(rbtr_pid_fn_on, fn_on);
 	/*E*/
-	rbtr_pid_probes_set(&rbtr_pid_ev_probes, ev_on);
-	rbtr_pid_probes_set(&rbtr_pid_fn_probes, fn_on);
+	rbtr_pid_probes_set(p, &p->ev_probes, ev_on);
+	rbtr_pid_probes_set(p, &p->fn_probes, fn_on);
 	/*F*/
 	if (old) {
 		tracepoint_synchronize_unregister();
@@ -517,7 +625,7 @@ static int rbtr_pid_parse(char *buf, struct rbtr_pid_list *l)
 	return 0;
 }
 
-static int rbtr_pid_write_locked(enum rbtr_pid_kind kind, char *buf)
+static int rbtr_pid_write_locked(struct rbtr_pid_tr *p, enum rbtr_pid_kind kind, char *buf)
 {
 	struct rbtr_pid_list *new;
 	unsigned int nr;
@@ -526,7 +634,7 @@ static int rbtr_pid_write_locked(enum rbtr_pid_kind kind, char *buf)
 	ret = rbtr_pid_count_words(buf, &nr);
 	if (ret)
 		return ret;
-	new = rbtr_pid_list_dup(rbtr_pid_get(kind), nr);
+	new = rbtr_pid_list_dup(rbtr_pid_get(p, kind), nr);
 	if (!new)
 		return -ENOMEM;
 	ret = rbtr_pid_parse(buf, new);
@@ -539,20 +647,21 @@ static int rbtr_pid_write_locked(enum rbtr_pid_kind kind, char *buf)
 		rbtr_pid_list_free(new);
 		new = NULL;
 	}
-	return rbtr_pid_replace(kind, new);
+	return rbtr_pid_replace(p, kind, new);
 }
 
 /* ---- the files ------------------------------------------------------------- */
 
 static int rbtr_pid_show(struct seq_file *m, void *v)
 {
-	enum rbtr_pid_kind kind = (long)m->private;
+	const struct rbtr_pid_file *pf = rbtr_seq_data(m);
+	enum rbtr_pid_kind kind = pf->idx;
 	const struct rbtr_pid_list *l;
 	unsigned long pid;
 	unsigned int i;
 
 	mutex_lock(&rbtr_pid_mutex);
-	l = rbtr_pid_get(kind);
+	l = rbtr_pid_get(pf->p, kind);
 	if (l) {
 		for_each_set_bit(pid, l->bits, PID_MAX_LIMIT)
 			seq_printf(m, "%lu\n", pid);
@@ -566,25 +675,31 @@ static int rbtr_pid_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/*
+ * i_private is a struct rbtr_pid_file of the tracer's state, which lives
+ * as long as the file (freed after the tracer's tree is removed, and
+ * debugfs's removal waits for the opens in flight): the open holds the
+ * tracer (rmdir -EBUSY) until the release.
+ */
 static int rbtr_pid_open(struct inode *inode, struct file *file)
 {
-	long kind = (long)inode->i_private;
-	int ret = rbtr_check_open();
+	struct rbtr_pid_file *pf = inode->i_private;
+	int ret = rbtr_single_open_tr(file, pf->p->tr, rbtr_pid_show, pf);
 
 	if (ret)
 		return ret;
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
 		mutex_lock(&rbtr_pid_mutex);
-		rbtr_pid_replace(kind, NULL);
+		rbtr_pid_replace(pf->p, pf->idx, NULL);
 		mutex_unlock(&rbtr_pid_mutex);
 	}
-	return single_open(file, rbtr_pid_show, (void *)kind);
+	return 0;
 }
 
 static ssize_t rbtr_pid_write(struct file *file, const char __user *ubuf, size_t cnt,
 			      loff_t *ppos)
 {
-	enum rbtr_pid_kind kind = (long)file_inode(file)->i_private;
+	struct rbtr_pid_file *pf = file_inode(file)->i_private;
 	size_t len;
 	char *buf;
 	int ret;
@@ -595,11 +710,11 @@ static ssize_t rbtr_pid_write(struct file *file, const char __user *ubuf, size_t
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	mutex_lock(&rbtr_pid_mutex);
-	ret = rbtr_pid_write_locked(kind, buf);
+	ret = rbtr_pid_write_locked(pf->p, pf->idx, buf);
 	mutex_unlock(&rbtr_pid_mutex);
 	if (ret)
 		pr_warn_ratelimited("rbtrace: %s: not a list of pids (%d)\n",
-				    rbtr_pid_file_names[kind], ret);
+				    rbtr_pid_file_names[pf->idx], ret);
 	kfree(buf);
 	if (ret)
 		return ret;
@@ -613,30 +728,47 @@ static const struct file_operations rbtr_pid_fops = {
 	.read		= seq_read,
 	.write		= rbtr_pid_write,
 	.llseek		= seq_lseek,
-	.release	= single_release,
+	.release	= rbtr_single_release_tr,
 };
+
+/* As rbtr_pid_open(): the option's file holds its tracer while open. */
+static int rbtr_pid_opt_open(struct inode *inode, struct file *file)
+{
+	struct rbtr_pid_file *pf = inode->i_private;
+	int ret = rbtr_check_open_tr(pf->p->tr);
+
+	return ret ?: simple_open(inode, file);
+}
+
+static int rbtr_pid_opt_release(struct inode *inode, struct file *file)
+{
+	struct rbtr_pid_file *pf = inode->i_private;
+
+	rbtr_trace_put(pf->p->tr);
+	return 0;
+}
 
 static ssize_t rbtr_pid_opt_read(struct file *file, char __user *ubuf, size_t cnt,
 				 loff_t *ppos)
 {
-	long opt = (long)file_inode(file)->i_private;
+	struct rbtr_pid_file *pf = file_inode(file)->i_private;
 
-	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(rbtr_pid_fork_opt[opt]));
+	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(pf->p->fork_opt[pf->idx]));
 }
 
-/* Switch fork option @opt; the fork probes follow. */
-static int rbtr_pid_opt_set(long opt, bool on)
+/* Switch @p's fork option @opt; its fork probes follow. */
+static int rbtr_pid_opt_set(struct rbtr_pid_tr *p, int opt, bool on)
 {
 	int ret;
 
 	mutex_lock(&rbtr_pid_mutex);
-	WRITE_ONCE(rbtr_pid_fork_opt[opt], on);
+	WRITE_ONCE(p->fork_opt[opt], on);
 	/* Kept registered while either option is on, as ftrace's per option. */
-	ret = rbtr_pid_probes_set(&rbtr_pid_fork_probes,
-				  rbtr_pid_fork_opt[RBTR_PID_OPT_EVENT] ||
-				  rbtr_pid_fork_opt[RBTR_PID_OPT_FUNC]);
+	ret = rbtr_pid_probes_set(p, &p->fork_probes,
+				  p->fork_opt[RBTR_PID_OPT_EVENT] ||
+				  p->fork_opt[RBTR_PID_OPT_FUNC]);
 	if (ret)
-		WRITE_ONCE(rbtr_pid_fork_opt[opt], false);
+		WRITE_ONCE(p->fork_opt[opt], false);
 	mutex_unlock(&rbtr_pid_mutex);
 	return ret;
 }
@@ -645,84 +777,194 @@ static int rbtr_pid_opt_set(long opt, bool on)
 static ssize_t rbtr_pid_opt_write(struct file *file, const char __user *ubuf, size_t cnt,
 				  loff_t *ppos)
 {
-	long opt = (long)file_inode(file)->i_private;
+	struct rbtr_pid_file *pf = file_inode(file)->i_private;
 	bool on;
 	int ret;
 
 	ret = rbtr_write_bool(ubuf, cnt, &on);
 	if (ret)
 		return ret;
-	ret = rbtr_pid_opt_set(opt, on);
+	ret = rbtr_pid_opt_set(pf->p, pf->idx, on);
 	if (ret)
 		return ret;
 	*ppos += cnt;
 	return cnt;
 }
 
-void rbtr_pid_options_show(struct seq_file *m)
+/* event-fork for every tracer, function-fork for the top's only. */
+static int rbtr_pid_nr_opts(const struct rbtr_pid_tr *p)
 {
+	return rbtr_pid_is_fn(p) ? RBTR_PID_NR_OPTS : RBTR_PID_OPT_EVENT + 1;
+}
+
+void rbtr_pid_options_show(struct rbtr_trace *tr, struct seq_file *m)
+{
+	struct rbtr_pid_tr *p = tr->pid;
 	int i;
 
-	for (i = 0; i < RBTR_PID_NR_OPTS; i++)
-		seq_printf(m, "%s%s\n", READ_ONCE(rbtr_pid_fork_opt[i]) ? "" : "no",
+	for (i = 0; i < rbtr_pid_nr_opts(p); i++)
+		seq_printf(m, "%s%s\n", READ_ONCE(p->fork_opt[i]) ? "" : "no",
 			   rbtr_pid_opt_names[i]);
 }
 
-int rbtr_pid_option_set(const char *name, bool on)
+int rbtr_pid_option_set(struct rbtr_trace *tr, const char *name, bool on)
 {
-	long i;
+	struct rbtr_pid_tr *p = tr->pid;
+	int i;
 
-	for (i = 0; i < RBTR_PID_NR_OPTS; i++)
+	for (i = 0; i < rbtr_pid_nr_opts(p); i++)
 		if (!strcmp(name, rbtr_pid_opt_names[i]))
-			return rbtr_pid_opt_set(i, on);
+			return rbtr_pid_opt_set(p, i, on);
 	return -ENOENT;
 }
 
 static const struct file_operations rbtr_pid_opt_fops = {
-	.owner	= THIS_MODULE,
-	.open	= rbtr_open_generic,
-	.read	= rbtr_pid_opt_read,
-	.write	= rbtr_pid_opt_write,
-	.llseek	= generic_file_llseek,
+	.owner		= THIS_MODULE,
+	.open		= rbtr_pid_opt_open,
+	.release	= rbtr_pid_opt_release,
+	.read		= rbtr_pid_opt_read,
+	.write		= rbtr_pid_opt_write,
+	.llseek		= generic_file_llseek,
 };
 
 bool rbtr_pid_events_on(void)
 {
-	return READ_ONCE(rbtr_pid_ev_active);
+	return READ_ONCE(rbtr_pid_ev_active_nr);
+}
+
+void rbtr_pid_events_sync(struct rbtr_trace *tr)
+{
+	struct rbtr_pid_tr *p = tr->pid;
+
+	mutex_lock(&rbtr_pid_mutex);
+	rbtr_events_lock();
+	rbtr_event_file_for_each(tr, rbtr_pid_cond_one, &p->ev_active);
+	rbtr_events_unlock();
+	mutex_unlock(&rbtr_pid_mutex);
+}
+
+/* The files of kinds [@first, @first + 2) and of option @opt. */
+static void rbtr_pid_make_files(struct rbtr_trace *tr, int first, int opt)
+{
+	struct dentry *opts = rbtr_options_dir(tr);
+	struct rbtr_pid_tr *p = tr->pid;
+	int i;
+
+	for (i = first; i < first + 2; i++)
+		debugfs_create_file(rbtr_pid_file_names[i], 0600, tr->dir, &p->files[i],
+				    &rbtr_pid_fops);
+	if (!IS_ERR(opts))
+		debugfs_create_file(rbtr_pid_opt_names[opt], 0600, opts, &p->opt_files[opt],
+				    &rbtr_pid_opt_fops);
 }
 
 void rbtr_pid_files(struct rbtr_trace *tr)
 {
-	struct dentry *opts = rbtr_options_dir(tr);
-	long i;
+	rbtr_pid_make_files(tr, RBTR_PID_EV, RBTR_PID_OPT_EVENT);
+}
 
-	for_each_kernel_tracepoint(rbtr_pid_tp_lookup, NULL);
+void rbtr_pid_fn_files(struct rbtr_trace *tr)
+{
+	rbtr_pid_make_files(tr, RBTR_PID_FN, RBTR_PID_OPT_FUNC);
+}
+
+int rbtr_pid_tr_init(struct rbtr_trace *tr)
+{
+	struct rbtr_pid_tr *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	int i;
+
+	if (!p)
+		return -ENOMEM;
+	p->ev_ignore = alloc_percpu(bool);
+	if (!p->ev_ignore) {
+		kfree(p);
+		return -ENOMEM;
+	}
+	p->tr = tr;
+	p->ev_probes = rbtr_pid_probes_init[0];
+	p->fn_probes = rbtr_pid_probes_init[1];
+	p->fork_probes = rbtr_pid_probes_init[2];
 	for (i = 0; i < RBTR_PID_NR_KINDS; i++)
-		debugfs_create_file(rbtr_pid_file_names[i], 0600, tr->dir, (void *)i,
-				    &rbtr_pid_fops);
-	if (IS_ERR(opts))
-		return;
+		p->files[i] = (struct rbtr_pid_file){ .p = p, .idx = i };
 	for (i = 0; i < RBTR_PID_NR_OPTS; i++)
-		debugfs_create_file(rbtr_pid_opt_names[i], 0600, opts, (void *)i,
-				    &rbtr_pid_opt_fops);
+		p->opt_files[i] = (struct rbtr_pid_file){ .p = p, .idx = i };
+	mutex_lock(&rbtr_pid_mutex);
+	if (!rbtr_pid_tps_found) {
+		for_each_kernel_tracepoint(rbtr_pid_tp_lookup, NULL);
+		rbtr_pid_tps_found = true;
+	}
+	list_add_tail(&p->list, &rbtr_pid_trs);
+	mutex_unlock(&rbtr_pid_mutex);
+	tr->pid_ev_ignore = p->ev_ignore;
+	tr->pid = p;
+	return 0;
+}
+
+/*
+ * Take @p out of use: its events told not to look at its flags, its
+ * probes unregistered, its options off. Its lists are freed by the
+ * caller after tracepoint_synchronize_unregister(). Under rbtr_pid_mutex.
+ */
+static void rbtr_pid_tr_stop(struct rbtr_pid_tr *p)
+{
+	int i;
+
+	rbtr_pid_ev_cond(p, false);
+	if (rbtr_pid_is_fn(p))
+		WRITE_ONCE(rbtr_pid_fn_on, false);
+	rbtr_pid_probes_set(p, &p->ev_probes, false);
+	rbtr_pid_probes_set(p, &p->fn_probes, false);
+	rbtr_pid_probes_set(p, &p->fork_probes, false);
+	for (i = 0; i < RBTR_PID_NR_OPTS; i++)
+		WRITE_ONCE(p->fork_opt[i], false);
+}
+
+/* Free @p's lists, no probe of it running any more. Under rbtr_pid_mutex. */
+static void rbtr_pid_tr_free_lists(struct rbtr_pid_tr *p)
+{
+	int i;
+
+	for (i = 0; i < RBTR_PID_NR_KINDS; i++) {
+		rbtr_pid_list_free(rbtr_pid_get(p, i));
+		RCU_INIT_POINTER(p->lists[i], NULL);
+	}
+}
+
+void rbtr_pid_tr_exit(struct rbtr_trace *tr)
+{
+	struct rbtr_pid_tr *p = tr->pid;
+	bool busy;
+	int i;
+
+	if (!p)
+		return;
+	mutex_lock(&rbtr_pid_mutex);
+	/* rmdir with a list set: its probes go, then the lists. */
+	busy = p->ev_probes.on || p->fn_probes.on || p->fork_probes.on;
+	for (i = 0; i < RBTR_PID_NR_KINDS; i++)
+		busy |= !!rbtr_pid_get(p, i);
+	rbtr_pid_tr_stop(p);
+	if (busy)
+		tracepoint_synchronize_unregister();
+	rbtr_pid_tr_free_lists(p);
+	list_del(&p->list);
+	mutex_unlock(&rbtr_pid_mutex);
+	/* Its events' writers are gone (rbtr_events_instance_remove()'s R2). */
+	tr->pid_ev_ignore = NULL;
+	tr->pid = NULL;
+	free_percpu(p->ev_ignore);
+	kfree(p);
 }
 
 void rbtr_pid_exit(void)
 {
-	int i;
+	struct rbtr_pid_tr *p;
 
 	mutex_lock(&rbtr_pid_mutex);
-	rbtr_pid_ev_cond(false);
-	WRITE_ONCE(rbtr_pid_fn_on, false);
-	rbtr_pid_probes_set(&rbtr_pid_ev_probes, false);
-	rbtr_pid_probes_set(&rbtr_pid_fn_probes, false);
-	rbtr_pid_probes_set(&rbtr_pid_fork_probes, false);
-	for (i = 0; i < RBTR_PID_NR_OPTS; i++)
-		rbtr_pid_fork_opt[i] = false;
+	list_for_each_entry(p, &rbtr_pid_trs, list)
+		rbtr_pid_tr_stop(p);
 	tracepoint_synchronize_unregister();
-	for (i = 0; i < RBTR_PID_NR_KINDS; i++) {
-		rbtr_pid_list_free(rbtr_pid_get(i));
-		RCU_INIT_POINTER(rbtr_pid_lists[i], NULL);
-	}
+	list_for_each_entry(p, &rbtr_pid_trs, list)
+		rbtr_pid_tr_free_lists(p);
 	mutex_unlock(&rbtr_pid_mutex);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rbtrace pid filters (pid.c): set_event_pid, set_event_notrace_pid,
- * set_ftrace_pid and set_ftrace_notrace_pid, with options/event-fork and
- * options/function-fork, as ftrace keeps them.
+ * rbtrace pid filters (pid.c): set_event_pid, set_event_notrace_pid and
+ * options/event-fork, one set per tracer (the top and each instance), as
+ * ftrace keeps them per trace_array; set_ftrace_pid, set_ftrace_notrace_pid
+ * and options/function-fork, the top's only (the function tracers are).
  *
  * The writers never look at a list: probes on sched_switch and the wakeups
  * keep per CPU whether the task running there is left out, as ftrace's
@@ -15,29 +16,29 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/types.h>
+#include "trace.h"
 
-struct rbtr_trace;
 struct seq_file;
 
-/* Per CPU: the events' verdict on the running task (pid.c). */
-DECLARE_PER_CPU(bool, rbtr_pid_ev_ignore);
 /* Per CPU: the pid the function tracers trace there, or -1 (pid.c). */
 DECLARE_PER_CPU(int, rbtr_pid_fn_pid);
 /* set_ftrace_pid or set_ftrace_notrace_pid has a list (pid.c). */
 extern int rbtr_pid_fn_on;
 
 /**
- * rbtr_pid_ignored - is the task running on this CPU left out by
+ * rbtr_pid_ignored - is the task running on this CPU left out by @tr's
  * set_event_pid / set_event_notrace_pid?
+ * @tr: the tracer of the event's file
  *
  * Only meaningful while RBTR_EVC_PID is set on the event; preemption
- * disabled, any context (NMI included): one per-CPU load.
+ * disabled, any context (NMI included): one per-CPU load. False on every
+ * CPU for a tracer without an event list.
  *
  * Return: true if the hit is not to be recorded.
  */
-static __always_inline bool rbtr_pid_ignored(void)
+static __always_inline bool rbtr_pid_ignored(const struct rbtr_trace *tr)
 {
-	return this_cpu_read(rbtr_pid_ev_ignore);
+	return this_cpu_read(*tr->pid_ev_ignore);
 }
 
 /**
@@ -59,39 +60,76 @@ static __always_inline bool rbtr_fn_pid_ignored(void)
 }
 
 /**
- * rbtr_pid_events_on - do the event pid lists apply to new event types?
+ * rbtr_pid_events_on - do the event pid lists apply to new event files?
  *
- * Read under rbtr_events_lock() by rbtr_event_register(): pid.c changes
- * it under that lock, with the condition of every registered type.
+ * Read under rbtr_events_lock() when a file is made: pid.c changes it
+ * under that lock, with the condition of the files of the tracer whose
+ * list changed. The caller does not say which tracer the file is in: a
+ * new file takes RBTR_EVC_PID while any tracer has an event list, which
+ * in a tracer without one only costs the slow path (its flag is false on
+ * every CPU) until rbtr_pid_events_sync() or the next change of a list.
  *
- * Return: true while set_event_pid or set_event_notrace_pid has a list.
+ * Return: true while a tracer's set_event_pid or set_event_notrace_pid
+ * has a list.
  */
 bool rbtr_pid_events_on(void);
 
 /**
- * rbtr_pid_options_show - the fork options' lines of trace_options
- * @m: the file: "event-fork" or "noevent-fork", then function-fork's
+ * rbtr_pid_events_sync - a tracer's events were made: their RBTR_EVC_PID
+ * as its own lists say
+ * @tr: the tracer (an instance, after rbtr_events_instance_add())
  */
-void rbtr_pid_options_show(struct seq_file *m);
+void rbtr_pid_events_sync(struct rbtr_trace *tr);
+
+/**
+ * rbtr_pid_options_show - the fork options' lines of a tracer's trace_options
+ * @tr: the tracer
+ * @m: the file: "event-fork" or "noevent-fork", then (the top)
+ *     function-fork's
+ */
+void rbtr_pid_options_show(struct rbtr_trace *tr, struct seq_file *m);
 
 /**
  * rbtr_pid_option_set - a trace_options write naming a fork option
+ * @tr: the tracer
  * @name: the option's name, without "no"
  * @on: set or clear it
  *
- * Return: 0, -ENOENT if @name is not one of pid.c's, or the error of
- * registering the fork probes.
+ * Return: 0, -ENOENT if @name is not one of @tr's fork options, or the
+ * error of registering the fork probes.
  */
-int rbtr_pid_option_set(const char *name, bool on);
+int rbtr_pid_option_set(struct rbtr_trace *tr, const char *name, bool on);
 
 /**
- * rbtr_pid_files - create the four pid files and the two fork options
- * @tr: the tracer
+ * rbtr_pid_files - create a tracer's event pid files and options/event-fork
+ * @tr: the tracer (the top or an instance), its pid state made
  */
 void rbtr_pid_files(struct rbtr_trace *tr);
 
 /**
- * rbtr_pid_exit - remove every list and probe, at unload
+ * rbtr_pid_fn_files - create set_ftrace_pid, set_ftrace_notrace_pid and
+ * options/function-fork
+ * @tr: the top tracer, the function tracers'
+ */
+void rbtr_pid_fn_files(struct rbtr_trace *tr);
+
+/**
+ * rbtr_pid_tr_init - a tracer's pid state: no list, every CPU's flag false
+ * @tr: the tracer, being made (rbtr_trace_init())
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rbtr_pid_tr_init(struct rbtr_trace *tr);
+
+/**
+ * rbtr_pid_tr_exit - free a tracer's pid state, its lists and probes
+ * @tr: the tracer (rbtr_trace_exit()): no file of it open, and no event
+ *      of it recorded any more (rbtr_events_instance_remove())
+ */
+void rbtr_pid_tr_exit(struct rbtr_trace *tr);
+
+/**
+ * rbtr_pid_exit - remove every tracer's lists and probes, at unload
  *
  * Before the event types are unregistered; returns when no probe of
  * pid.c runs any more.

@@ -152,7 +152,8 @@ static void rbtr_stack_emit(struct rbt_buffer *buffer, unsigned int ctx,
 {
 	struct rbtr_stack_entry *e;
 
-	e = rbtr_event_reserve_type(buffer, &rbtr_stack_type,
+	/* No tracing_cpumask: the record it follows passed its tracer's. */
+	e = rbtr_event_reserve_type(NULL, buffer, &rbtr_stack_type,
 				    sizeof(*e) + nr * sizeof(unsigned long), ctx);
 	if (!e)
 		return;
@@ -261,6 +262,7 @@ out:
  *
  * As ftrace's stack of a kprobe event, which starts at the probed
  * address; if that is not found on the stack, as rbtr_stack_write().
+ * Not tested against tracing_cpumask: the event it follows was.
  */
 void notrace rbtr_stack_write_regs(struct rbt_buffer *buffer, unsigned int ctx,
 				   struct pt_regs *regs, unsigned long caller)
@@ -276,7 +278,8 @@ void notrace rbtr_stack_write_regs(struct rbt_buffer *buffer, unsigned int ctx,
  *
  * Safe in any context, NMI included: no lock, no allocation. A fifth
  * nesting level on one CPU (cannot happen: task, softirq, IRQ, NMI)
- * writes nothing.
+ * writes nothing. Not tested against tracing_cpumask: the caller does
+ * (the event it follows passed it, or trigger.c tests it).
  */
 void notrace rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsigned int skip)
 {

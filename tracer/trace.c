@@ -13,6 +13,7 @@
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include "persist.h"
+#include "pid.h"
 #include "trace.h"
 
 /* ftrace's default watermark for splice and poll of trace_pipe_raw */
@@ -365,6 +366,11 @@ int rbtr_trace_init(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 	tr->access = kcalloc(nr_cpu_ids, sizeof(*tr->access), GFP_KERNEL);
 	if (!tr->access)
 		return -ENOMEM;
+	if (rbtr_pid_tr_init(tr)) {
+		kfree(tr->access);
+		tr->access = NULL;
+		return -ENOMEM;
+	}
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		mutex_init(&tr->access[cpu]);
 	mutex_init(&tr->files_mutex);
@@ -388,6 +394,7 @@ EXPORT_SYMBOL_GPL(rbtr_trace_init);
  */
 void rbtr_trace_exit(struct rbtr_trace *tr)
 {
+	rbtr_pid_tr_exit(tr);
 	rbtr_snapshot_exit(tr);
 	if (tr->clock)
 		rbt_clock_put(tr->clock);

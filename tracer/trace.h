@@ -8,6 +8,7 @@
 #ifndef _RBTR_TRACE_H
 #define _RBTR_TRACE_H
 
+#include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
@@ -18,6 +19,7 @@
 
 struct dentry;
 struct seq_buf;
+struct rbtr_pid_tr;
 
 /**
  * struct rbtr_trace - one tracer: a buffer and the files that show it
@@ -44,6 +46,15 @@ struct seq_buf;
  *       instance is not removed while > 0 (instance.c). Under the
  *       instances' mutex
  * @dead: an instance being removed: no file of it opens any more
+ * @untraced_cpus: its tracing_cpumask, stored inverted (events.c): a
+ *                 tracer made zeroed traces every CPU from its first
+ *                 event on. Writers test their CPU's bit without a lock
+ *                 (rbtr_cpu_traced())
+ * @pid_ev_ignore: per CPU, whether set_event_pid / set_event_notrace_pid
+ *                 of this tracer leave the task running there out
+ *                 (pid.c, ftrace's per-CPU ignore_pid of a trace_array):
+ *                 read by its events while they have RBTR_EVC_PID
+ * @pid: its pid lists, probes and fork option (pid.c)
  */
 struct rbtr_trace {
 	struct rbt_buffer	*buffer;
@@ -57,6 +68,9 @@ struct rbtr_trace {
 	struct mutex		*access;	/* see above */
 	unsigned int		ref;
 	bool			dead;
+	bool __percpu		*pid_ev_ignore;
+	struct rbtr_pid_tr	*pid;
+	struct cpumask		untraced_cpus;
 };
 
 /* The tracer of the top directory, /sys/kernel/debug/rbtrace/. */
@@ -165,6 +179,25 @@ static inline struct rbt_buffer *rbtr_live_buffer(struct rbtr_trace *tr)
 {
 	return READ_ONCE(tr->buffer);
 }
+
+/**
+ * rbtr_cpu_traced - is @cpu in @tr's tracing_cpumask?
+ * @tr: the tracer
+ * @cpu: the CPU
+ *
+ * Any context, no lock: a writer racing with a change of the mask
+ * records its event or not, as in ftrace (rbtr_set_traced_cpus()).
+ *
+ * Return: true if @tr records events of @cpu.
+ */
+static __always_inline bool rbtr_cpu_traced(const struct rbtr_trace *tr, int cpu)
+{
+	return !cpumask_test_cpu(cpu, &tr->untraced_cpus);
+}
+
+/* tracing_cpumask (events.c) */
+void rbtr_set_traced_cpus(struct rbtr_trace *tr, const struct cpumask *mask);
+void rbtr_get_traced_cpus(struct rbtr_trace *tr, struct cpumask *mask);
 
 /* Clock and wake-up settings (trace.c) */
 int rbtr_set_clock(struct rbtr_trace *tr, const char *name);

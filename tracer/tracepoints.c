@@ -164,7 +164,7 @@ static __always_inline void *rbtr_tp_dur_reserve(struct rbt_buffer **buf,
 						 unsigned int size)
 {
 	*buf = rbtr_live_buffer(&rbtr_global_trace);
-	return rbtr_event_reserve_type(*buf, type, size, rbtr_tp_ctx());
+	return rbtr_event_reserve_type(&rbtr_global_trace, *buf, type, size, rbtr_tp_ctx());
 }
 
 static __always_inline void rbtr_tp_dur_commit(struct rbt_buffer *buf, void *rec)

@@ -190,7 +190,8 @@ static void notrace rbtr_trigger_fire(struct rbtr_trigger *t, struct rbt_buffer 
 			rbtr_snapshot_take(file->tr);
 		break;
 	case RBTR_CMD_STACKTRACE:
-		if (rbtr_trigger_take(t))
+		/* A stack record tests no tracing_cpumask (stack.c): here, the tracer's. */
+		if (rbtr_cpu_traced(file->tr, smp_processor_id()) && rbtr_trigger_take(t))
 			rbtr_stack_write(buffer, rbtr_trigger_ctx(), 0);
 		break;
 	default:
