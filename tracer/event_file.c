@@ -119,7 +119,11 @@ static int rbtr_event_file_make(struct rbtr_trace_events *ev, struct rbtr_event_
 	file->id = type->id;
 	INIT_LIST_HEAD(&file->triggers);
 	RCU_INIT_POINTER(file->filter, NULL);
-	/* A pid filter in force applies to the new file too (pid.c); set_event_pid is global. */
+	/*
+	 * A pid filter in force in any tracer marks the new file too (pid.c):
+	 * in a tracer without a list its per-CPU flag is false, so the mark
+	 * costs the slow path and keeps every record.
+	 */
 	if (!rbtr_event_is_ftrace(type) && rbtr_pid_events_on())
 		file->cond = RBTR_EVC_PID;
 	ret = rbtr_events_fs_add(ev, file);
@@ -538,26 +542,6 @@ void rbtr_event_cond_update(struct rbtr_event_file *file, unsigned long set,
 	if (set & RBTR_EVC_BUFFERED)
 		set |= RBTR_EVC_SCRATCH;
 	set_mask_bits(&file->cond, clear & ~RBTR_EVC_SCRATCH, set);
-}
-
-/**
- * rbtr_event_cond_update_all - rbtr_event_cond_update() on every file
- * @set: RBTR_EVC_* bits to set
- * @clear: bits to clear
- *
- * Every file of every tracer but those of the ftrace system's own types
- * (rbtr_event_is_ftrace()): the pid lists are global (pid.c). Under
- * rbtr_events_lock().
- */
-void rbtr_event_cond_update_all(unsigned long set, unsigned long clear)
-{
-	struct rbtr_trace_events *ev;
-	struct rbtr_event_file *file;
-
-	list_for_each_entry(ev, &rbtr_trace_list, list)
-		list_for_each_entry(file, &ev->files, tr_list)
-			if (!rbtr_event_is_ftrace(file->type))
-				rbtr_event_cond_update(file, set, clear);
 }
 
 /**

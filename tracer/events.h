@@ -397,7 +397,6 @@ unsigned long rbtr_event_cond_filtered(int cpu);
 void rbtr_event_cond_exit(void);
 void rbtr_event_cond_update(struct rbtr_event_file *file, unsigned long set,
 			    unsigned long clear);
-void rbtr_event_cond_update_all(unsigned long set, unsigned long clear);
 void rbtr_events_lock(void);
 void rbtr_events_unlock(void);
 bool rbtr_events_lock_held(void);
