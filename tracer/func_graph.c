@@ -57,7 +57,7 @@
 #define RBTR_GRAPH_OVR_SLOTS	256
 #define RBTR_GRAPH_OVR_PROBES	16
 
-/* Return hooks in flight at once, over the CPUs (fprobe's nr_maxactive). */
+/* Return hooks in flight at once, over all tasks (fprobe's nr_maxactive). */
 #define RBTR_GRAPH_MAX_ACTIVE	4096
 /* Every function: every sleeping task holds its call chain's hooks. */
 #define RBTR_GRAPH_MAX_ACTIVE_ALL	32768
@@ -433,8 +433,15 @@ int rbtr_graph_start(void)
 		rbtr_graph_fprobe.nr_maxactive = RBTR_GRAPH_MAX_ACTIVE_ALL;
 		ret = register_fprobe(&rbtr_graph_fprobe, "*", NULL);
 	} else {
-		rbtr_graph_fprobe.nr_maxactive = min_t(unsigned int, RBTR_GRAPH_MAX_ACTIVE,
-						       n * num_possible_cpus() * 2);
+		/*
+		 * Not two per function and CPU: fprobe takes a hook at every
+		 * entry before set_ftrace_pid is looked at, and each task
+		 * asleep in a traced call keeps its own (readers blocked in
+		 * ksys_read > vfs_read emptied a pool of 16 in CI).
+		 */
+		rbtr_graph_fprobe.nr_maxactive = clamp_t(unsigned int, n * num_possible_cpus() * 2,
+							 RBTR_GRAPH_MAX_ACTIVE,
+							 RBTR_GRAPH_MAX_ACTIVE_ALL);
 		ret = register_fprobe_ips(&rbtr_graph_fprobe, ips, n);
 	}
 	kvfree(ips);
