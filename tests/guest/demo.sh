@@ -255,7 +255,26 @@ grep -q 'sched_process_exec:.*filename=/bin/true' "$dir/instances/execs/trace" |
 	{ echo "instances/execs did not record the exec"; exit 1; }
 ! grep -q 'sched_process_exec:' "$dir/instances/irqs/trace" ||
 	{ echo "instances/irqs's filter let an exec through"; exit 1; }
-show rmdir "$dir/instances/execs" "$dir/instances/irqs"
+# One process's events alone (set_event_pid), any event of the kernel
+# (kmem:kmalloc has no probe of rbtrace's own: perf's route), in a
+# third instance; the process waits stopped until its pid is set.
+sh -c 'kill -STOP $$; exec ls /usr >/dev/null' &
+p=$!
+while [ "$(awk '{ print $3 }' "/proc/$p/stat")" != T ]; do sleep 0.1; done
+show mkdir "$dir/instances/one"
+show sh -c "echo 'sched:sched_process_exec kmem:kmalloc' > $dir/instances/one/set_event"
+show sh -c "echo $p > $dir/instances/one/set_event_pid"
+kill -CONT "$p"
+wait "$p"
+echo "# instances/one/trace: its events by name, and the pids that wrote them"
+grep -oE '^ +[^ ]+-[0-9]+ .* (sched_process_exec|kmalloc):' "$dir/instances/one/trace" |
+	sed -E 's/^ +[^ ]+-([0-9]+) .* ([a-z_]+):$/pid \1 \2/' | sort | uniq -c
+grep -q "filename=/usr/bin/ls\|filename=/bin/ls" "$dir/instances/one/trace" &&
+	grep -q 'kmalloc:' "$dir/instances/one/trace" ||
+	{ echo "instances/one did not record the exec and kmallocs of $p"; exit 1; }
+grep -E '^ +[^ ]+-[0-9]+ ' "$dir/instances/one/trace" | grep -vE "^ +[^ ]+-$p " &&
+	{ echo "instances/one recorded another pid"; exit 1; }
+show rmdir "$dir/instances/execs" "$dir/instances/irqs" "$dir/instances/one"
 
 section "14. The latch clock read from user space, without a system call"
 # samples/rbtrace_uclock: each record stamped from the mapped
