@@ -86,8 +86,11 @@ def read_tables(path, clock):
            '**drain**: all the events in a 16 MiB/CPU buffer, then `splice()` of '
            '`per_cpu/cpu1/trace_pipe_raw` into a tmpfs file until empty (the last partial '
            'page by `read()`). **live**: the same splice reader while the writer writes, '
-           'into 256 KiB per CPU in overwrite mode, three times: lost = written - read '
-           '(= the stats file\'s overrun = the missed counts in the page headers). '
+           'into 256 KiB (and 1 MiB) per CPU in overwrite mode, three times: lost = '
+           'written - read (= the stats file\'s overrun = the missed counts in the page '
+           'headers); the reader sleeps 1 ms when no page is full, about the time the '
+           'writer takes to fill 256 KiB with 256-byte events under -icount, so that row '
+           'measures when the reader\'s vCPU ran more than the read path. '
            '**trace_pipe**: the events in the buffer read as text, 64 KiB reads. Each test '
            'runs three times: MB/s and events/s are medians, read / lost every run '
            '(once when all agree).', '',
@@ -101,8 +104,8 @@ def read_tables(path, clock):
         rl = ', '.join(dict.fromkeys(f"{r['events']} / {int(r['written']) - int(r['events'])}"
                                      for r in rs))
         return mbps, eps, rl
-    for mode, name in (('drain', 'splice, drain'), ('live', 'splice, live'),
-                       ('pipe', 'trace_pipe text')):
+    for mode, name in (('drain', 'splice, drain'), ('live', 'splice, live 256 KiB'),
+                       ('live1024', 'splice, live 1 MiB'), ('pipe', 'trace_pipe text')):
         for size in (10, 256):
             a, b = get.get(('rbtrace', mode, size)), get.get(('ftrace', mode, size))
             if not a or not b:
