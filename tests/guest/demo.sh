@@ -257,13 +257,14 @@ grep -q 'sched_process_exec:.*filename=/bin/true' "$dir/instances/execs/trace" |
 	{ echo "instances/irqs's filter let an exec through"; exit 1; }
 # One process's events alone (set_event_pid), any event of the kernel
 # (kmem:kmalloc has no probe of rbtrace's own: perf's route), in a
-# third instance; the process waits stopped until its pid is set.
+# third instance; the process waits stopped until its pid is set (the
+# pid first: events enabled before it would record every task's).
 sh -c 'kill -STOP $$; exec ls /usr >/dev/null' &
 p=$!
 while [ "$(awk '{ print $3 }' "/proc/$p/stat")" != T ]; do sleep 0.1; done
 show mkdir "$dir/instances/one"
-show sh -c "echo 'sched:sched_process_exec kmem:kmalloc' > $dir/instances/one/set_event"
 show sh -c "echo $p > $dir/instances/one/set_event_pid"
+show sh -c "echo 'sched:sched_process_exec kmem:kmalloc' > $dir/instances/one/set_event"
 kill -CONT "$p"
 wait "$p"
 echo "# instances/one/trace: its events by name, and the pids that wrote them"
