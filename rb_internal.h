@@ -87,18 +87,24 @@
 #define RB_REFUSE_ABS		BIT(24)
 #define RB_MAX_ORDER		RBT_MAX_SUBBUF_ORDER	/* see RB_WRITE_MASK */
 
-/* Descriptor of one sub-buffer. list must come first (see RB_PAGE_HEAD). */
+/*
+ * Descriptor of one sub-buffer. list must come first (see RB_PAGE_HEAD).
+ * One cache line: rb_alloc_page_order() rounds it up to one, so a field
+ * more than fits doubles the slab of every page (72 bytes took 128).
+ */
 struct rb_page {
 	struct list_head	list;
 	local_t			write;		/* index of next write + updaters */
-	unsigned int		read;		/* index of next read */
 	local_t			entries;	/* events on the page + updaters */
-	unsigned long		real_end;	/* end of data before padding */
 	struct rb_data_page	*page;
+	unsigned long		seq;		/* previous page's + 1 (tail move) */
+	unsigned int		read;		/* index of next read */
+	unsigned int		real_end;	/* end of data before padding */
 	unsigned int		id;		/* index in a user mapping */
 	bool			in_range;	/* memory of rbt_alloc_in(): not ours */
-	unsigned long		seq;		/* previous page's + 1 (tail move) */
 };
+
+static_assert(sizeof(struct rb_page) <= 64, "struct rb_page: one cache line");
 
 /*
  * Recursion guard: one bit per context, ordered so that a deeper context
