@@ -436,8 +436,8 @@ int rbtr_graph_start(void)
 		/*
 		 * Not two per function and CPU: fprobe takes a hook at every
 		 * entry before set_ftrace_pid is looked at, and each task
-		 * asleep in a traced call keeps its own (readers blocked in
-		 * ksys_read > vfs_read emptied a pool of 16 in CI).
+		 * asleep in a traced call keeps its own: 20 readers blocked
+		 * in ksys_read > vfs_read empty a pool of 8 (function/graph).
 		 */
 		rbtr_graph_fprobe.nr_maxactive = clamp_t(unsigned int, n * num_possible_cpus() * 2,
 							 RBTR_GRAPH_MAX_ACTIVE,

@@ -101,3 +101,18 @@ expect_size() {
 rbt_has_param() {
 	modinfo -p "$RBT_KO" | grep -q "^$1:"
 }
+
+# wait_stopped PID...: each PID in state T (a task that stopped itself
+# with "kill -STOP $$"), within 10 s each; fails otherwise. A CONT sent
+# before the STOP would leave the task stopped for good.
+wait_stopped() {
+	local p i
+
+	for p in "$@"; do
+		for i in $(seq 100); do
+			[ "$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" = T ] && continue 2
+			sleep 0.1
+		done
+		fail "pid $p did not stop: $(cat "/proc/$p/stat" 2>&1)"
+	done
+}
