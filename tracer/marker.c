@@ -174,6 +174,37 @@ static void rbtr_zero_tail(void *rec, unsigned int used, unsigned int size)
 }
 
 /*
+ * Copy @cnt bytes of user memory into @dst, in the record @rec of @size
+ * bytes reserved on @buffer. Preemption is off, so the copy cannot fault
+ * a page in: a page not mapped yet fails it. The first time (@last
+ * false) the record is given back (rbt_discard(): it was not committed,
+ * so no reader has seen it) and the caller faults the pages in with
+ * preemption on, then reserves again. Faulting in before every write, as
+ * this did, cost every marker the walk of its pages for a case that
+ * writes from memory just touched hardly ever see.
+ *
+ * Return: 0 copied; -EAGAIN given back, fault in and retry; -EFAULT
+ * failed again: the caller stores "<faulted>", as ftrace always does.
+ */
+static int rbtr_marker_copy(struct rbt_buffer *buffer, void *rec, unsigned int size,
+			    void *dst, const void __user *ubuf, size_t cnt, bool last)
+{
+	if (likely(!copy_from_user_nofault(dst, ubuf, cnt)))
+		return 0;
+	if (last)
+		return -EFAULT;
+	rbt_discard(buffer, rec, size);
+	return -EAGAIN;
+}
+
+/* Between the two tries of rbtr_marker_copy(): may sleep. */
+static void rbtr_marker_fault_in(const void __user *ubuf, size_t cnt)
+{
+	if (fault_in_readable(ubuf, cnt))
+		pr_debug("rbtrace: trace_marker: part of the buffer is not readable\n");
+}
+
+/*
  * Named as ftrace's function: the record's ip points here, and tools
  * print it as "tracing_mark_write: <text>".
  */
@@ -186,14 +217,14 @@ static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 	unsigned int ctx = rbtr_trace_ctx(), size, max;
 	struct rbtr_print_entry *e;
 	struct rbt_buffer *buffer;
+	bool last = false;
 	ssize_t written;
+	int ret;
 
 	if ((ssize_t)cnt < 0)
 		return -EINVAL;
 	cnt = min_t(size_t, cnt, RBTR_MARKER_MAX_SIZE);
-	/* Copying below cannot fault pages in: do it now, best effort. */
-	if (fault_in_readable(ubuf, cnt))
-		pr_debug("rbtrace: trace_marker: part of the buffer is not readable\n");
+again:
 	/*
 	 * From the read of the live buffer to the commit, preemption off:
 	 * a snapshot may swap it meanwhile, "echo 0 > snapshot" free it
@@ -223,7 +254,14 @@ static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 	if (unlikely(READ_ONCE(rbtr_mark_write_ip) != e->ip))
 		WRITE_ONCE(rbtr_mark_write_ip, e->ip);
 	written = cnt;
-	if (copy_from_user_nofault(e->buf, ubuf, cnt)) {
+	ret = rbtr_marker_copy(buffer, e, size, e->buf, ubuf, cnt, last);
+	if (unlikely(ret == -EAGAIN)) {
+		preempt_enable_notrace();
+		rbtr_marker_fault_in(ubuf, cnt);
+		last = true;
+		goto again;
+	}
+	if (unlikely(ret)) {
 		memcpy(e->buf, RBTR_FAULTED_STR, RBTR_FAULTED_SIZE);
 		cnt = RBTR_FAULTED_SIZE;
 		written = -EFAULT;
@@ -245,7 +283,9 @@ static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf
 	unsigned int ctx = rbtr_trace_ctx(), size;
 	struct rbtr_raw_data_entry *e;
 	struct rbt_buffer *buffer;
+	bool last = false;
 	ssize_t written;
+	int ret;
 
 	/* The record must at least carry its id. */
 	if (cnt < sizeof(unsigned int) || cnt > (PAGE_SIZE << RBT_MAX_SUBBUF_ORDER))
@@ -253,8 +293,7 @@ static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf
 	size = sizeof(*e) + cnt;
 	if (cnt < RBTR_FAULT_SIZE_ID)
 		size += RBTR_FAULT_SIZE_ID - cnt;
-	if (fault_in_readable(ubuf, cnt))
-		pr_debug("rbtrace: trace_marker_raw: part of the buffer is not readable\n");
+again:
 	/* Preemption off from the buffer's read to the commit: as above. */
 	preempt_disable_notrace();
 	buffer = rbtr_live_buffer(tr);
@@ -269,7 +308,14 @@ static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf
 		goto out;
 	}
 	written = cnt;
-	if (copy_from_user_nofault(&e->id, ubuf, cnt)) {
+	ret = rbtr_marker_copy(buffer, e, size, &e->id, ubuf, cnt, last);
+	if (unlikely(ret == -EAGAIN)) {
+		preempt_enable_notrace();
+		rbtr_marker_fault_in(ubuf, cnt);
+		last = true;
+		goto again;
+	}
+	if (unlikely(ret)) {
 		e->id = -1;
 		memcpy(e->buf, RBTR_FAULTED_STR, RBTR_FAULTED_SIZE);
 		cnt = RBTR_FAULT_SIZE_ID;
@@ -323,9 +369,16 @@ int rbtr_marker_init(struct rbtr_trace *tr)
  */
 void rbtr_marker_files(struct rbtr_trace *tr)
 {
-	debugfs_create_file("trace_marker", 0200, tr->dir, tr, &rbtr_marker_fops);
-	debugfs_create_file("trace_marker_raw", 0200, tr->dir, tr,
-			    &rbtr_marker_raw_fops);
+	/*
+	 * Without debugfs's proxy, as trace_pipe_raw: its reference on
+	 * every write() was a tenth of a marker's cost, and the open
+	 * (rbtr_open_tr(): the tracer checked against the live ones and
+	 * held, the module held by .owner) is what keeps the tracer and
+	 * the code alive for the write, not the proxy.
+	 */
+	debugfs_create_file_unsafe("trace_marker", 0200, tr->dir, tr, &rbtr_marker_fops);
+	debugfs_create_file_unsafe("trace_marker_raw", 0200, tr->dir, tr,
+				   &rbtr_marker_raw_fops);
 }
 
 /**
