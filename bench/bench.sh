@@ -54,9 +54,6 @@ if want write; then
 	dmesg | grep -o 'rbtrace_bench: impl=.*' >>"$out"
 fi
 
-
-
-
 if want read || want hackbench || want hball || want mem || want events; then
 	insmod "$dir/rbtrace.ko" mode=overwrite
 	echo nop >"$K/current_tracer"
@@ -68,50 +65,70 @@ if want events; then
 	. "$(dirname "$0")/events.sh"
 fi
 
+# read_drain IMPL SIZE REP N: N events in the buffer, then splice them all out.
+read_drain() {
+	local d r
+	d=$(tdir "$1")
+	quiet 16384
+	echo 1 >"$d/tracing_on"
+	"$tool" write "$d" 1 "$4" "$2"
+	echo 0 >"$d/tracing_on"
+	r=$(taskset -c 0 "$tool" splice "$d" 1 /tmp/raw.out)
+	echo "readbench impl=$1 mode=drain size=$2 rep=$3 written=$4 $r overrun=$(cstat "$1" 1 overrun)" >>"$out"
+}
+
+# read_live IMPL SIZE REP N KB: a writer on CPU 1, the splice reader on
+# CPU 0 meanwhile, into KB per CPU. How many are lost depends on how the
+# vCPUs were scheduled. The reader sleeps 1 ms when no page is full: 256
+# KiB of 280-byte events fill in about that long under -icount, so one
+# late wakeup loses a ring; 1 MiB is four of those sleeps (256 B: 0.43x
+# in one boot, 0.86x in another, with the same read code).
+read_live() {
+	local d r mode=live
+	d=$(tdir "$1")
+	[ "$5" = 256 ] || mode=live$5
+	quiet "$5"
+	echo 1 >"$d/tracing_on"
+	r=$(taskset -c 0 "$tool" splice "$d" 1 /tmp/raw.out "$4" "$2" 1)
+	echo 0 >"$d/tracing_on"
+	echo "readbench impl=$1 mode=$mode size=$2 rep=$3 written=$4 $r overrun=$(cstat "$1" 1 overrun)" >>"$out"
+}
+
+# read_pipe IMPL REP: N events in the buffer, read them all as text.
+read_pipe() {
+	local d r
+	d=$(tdir "$1")
+	quiet 16384
+	echo 1 >"$d/tracing_on"
+	"$tool" write "$d" 1 "$pipe_n" 10
+	echo 0 >"$d/tracing_on"
+	r=$(taskset -c 0 "$tool" pipe "$d")
+	echo "readbench impl=$1 mode=pipe size=10 rep=$2 written=$pipe_n $r" >>"$out"
+}
+
 if want read; then
-	for impl in rbtrace ftrace; do
-		d=$(tdir "$impl")
-		for size in 10 256; do
-			n=$read_n
-			[ "$size" = 10 ] || n=$((read_n / 5))
-			# drain: N events in the buffer, then splice them all out;
-			# three times (for the wall clock: -icount repeats).
-			for rep in 1 2 3; do
-				quiet 16384
-				echo 1 >"$d/tracing_on"
-				"$tool" write "$d" 1 "$n" "$size"
-				echo 0 >"$d/tracing_on"
-				r=$(taskset -c 0 "$tool" splice "$d" 1 /tmp/raw.out)
-				echo "readbench impl=$impl mode=drain size=$size rep=$rep written=$n $r overrun=$(cstat "$impl" 1 overrun)" >>"$out"
+	# Three times each (for the wall clock: -icount repeats), the two
+	# tracers in turn within a rep, so that a slow spell of the host
+	# falls on both.
+	for size in 10 256; do
+		n=$read_n
+		[ "$size" = 10 ] || n=$((read_n / 5))
+		for rep in 1 2 3; do
+			for impl in rbtrace ftrace; do
+				read_drain "$impl" "$size" "$rep" "$n"
 			done
-			# live: a writer on CPU 1, the splice reader on CPU 0
-			# meanwhile, into 256 KiB and into 1 MiB; how many are
-			# lost depends on how the vCPUs were scheduled: three
-			# times. The reader sleeps 1 ms when no page is full:
-			# 256 KiB of 280-byte events fill in about that long
-			# under -icount, so one late wakeup loses a ring; 1 MiB
-			# is four of those sleeps (256 B: 0.43x in one boot,
-			# 0.86x in another, with the same read code).
-			for kb in 256 1024; do
-				mode=live
-				[ "$kb" = 256 ] || mode=live$kb
-				for rep in 1 2 3; do
-					quiet "$kb"
-					echo 1 >"$d/tracing_on"
-					r=$(taskset -c 0 "$tool" splice "$d" 1 /tmp/raw.out "$n" "$size" 1)
-					echo 0 >"$d/tracing_on"
-					echo "readbench impl=$impl mode=$mode size=$size rep=$rep written=$n $r overrun=$(cstat "$impl" 1 overrun)" >>"$out"
+		done
+		for kb in 256 1024; do
+			for rep in 1 2 3; do
+				for impl in rbtrace ftrace; do
+					read_live "$impl" "$size" "$rep" "$n" "$kb"
 				done
 			done
 		done
-		# trace_pipe text: N events in the buffer, read them all as text.
-		for rep in 1 2 3; do
-			quiet 16384
-			echo 1 >"$d/tracing_on"
-			"$tool" write "$d" 1 "$pipe_n" 10
-			echo 0 >"$d/tracing_on"
-			r=$(taskset -c 0 "$tool" pipe "$d")
-			echo "readbench impl=$impl mode=pipe size=10 rep=$rep written=$pipe_n $r" >>"$out"
+	done
+	for rep in 1 2 3; do
+		for impl in rbtrace ftrace; do
+			read_pipe "$impl" "$rep"
 		done
 	done
 	rm -f /tmp/raw.out

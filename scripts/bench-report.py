@@ -92,7 +92,8 @@ def read_tables(path, clock):
            'writer takes to fill 256 KiB with 256-byte events under -icount, so that row '
            'measures when the reader\'s vCPU ran more than the read path. '
            '**trace_pipe**: the events in the buffer read as text, 64 KiB reads. Each test '
-           'runs three times: MB/s and events/s are medians, read / lost every run '
+           'runs three times, the two tracers in turn within each run: MB/s and events/s '
+           'are medians, read / lost every run '
            '(once when all agree).', '',
            '| test | payload | rbtrace MB/s | ftrace MB/s | rbtrace events/s | ftrace events/s '
            '| rbtrace / ftrace | rbtrace read / lost | ftrace read / lost |',
@@ -450,19 +451,19 @@ def main():
                            'caches not modelled')
     out += hackbench_every_table(a.icount, 'QEMU -icount, 2 vCPUs')
     load = f' (host load while it ran: {a.host_load})' if a.host_load else ''
-    out += ['**Multi-threaded TCG, 4 vCPUs on 2 host cores, wall clock** (noisy: indicative '
+    out += ['**Multi-threaded TCG, 2 vCPUs on 2 host cores, wall clock** (noisy: indicative '
             f'only){load}:', '']
     out += table(wall, 1, 0, 'One writer, no reader (wall clock)')
     for w in writer_counts(wall):
         if w > 1:
             out += table(wall, w, 0, f'{w} writers, one per CPU (wall clock, elapsed per event written by all)')
-    out += read_tables(a.wall, 'wall clock under multi-threaded TCG, 4 vCPUs: noisy')
-    out += hackbench_table(a.wall, 'wall clock under multi-threaded TCG, 4 vCPUs: noisy')
+    out += read_tables(a.wall, 'wall clock under multi-threaded TCG, 2 vCPUs: noisy')
+    out += hackbench_table(a.wall, 'wall clock under multi-threaded TCG, 2 vCPUs: noisy')
     out += events_table(a.icount)
     out += mem_table(a.icount)
     out += snap_table(a.icount)
     out += uclock_table(a.icount, 'QEMU -icount, 2 vCPUs')
-    out += uclock_table(a.wall, 'multi-threaded TCG, 4 vCPUs, wall clock: noisy')
+    out += uclock_table(a.wall, 'multi-threaded TCG, 2 vCPUs, wall clock: noisy')
     out += LTTNG
     open(a.md, 'w').write('\n'.join(out))
     with open(a.dat, 'w') as f:
