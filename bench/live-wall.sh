@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side: the live splice row by the wall clock, taken apart (issue 15,
 # item 3). For each tracer, in one boot and alternating: the trace_marker
-# writer alone on CPU 1, then the same writer with the splice reader on
-# CPU 0, and the interrupts each CPU took meanwhile (/proc/interrupts
-# deltas: the reader's wakeups, TLB shootdowns, function calls).
+# writer alone on CPU 1 into 16 MiB per CPU, then the splice drain of
+# what it wrote by a reader on CPU 0, then the same writer with the
+# splice reader meanwhile into 1 MiB, and the interrupts each CPU took
+# during that (/proc/interrupts deltas: the reader's wakeups, TLB
+# shootdowns, function calls).
 #
 # Usage: live-wall.sh KODIR N REPS
 #   KODIR holds rbt_readbench and rbtrace.ko. Prints per run
-#   "lw impl=I size=S rep=R alone_ns=A live_ns=L <readbench fields>"
-#   and "lwirq impl=I size=S rep=R NAME=cpu0/cpu1 ..." for every
+#   "lw impl=I size=S rep=R alone_ns=A live_ns=L <readbench fields>",
+#   "lwdrain impl=I size=S rep=R <readbench fields>" and "lwirq impl=I size=S rep=R NAME=cpu0/cpu1 ..." for every
 #   interrupt line that moved.
 #
 # Host side, 2 vCPUs, the host otherwise idle:
@@ -36,13 +38,15 @@ for rep in $(seq "$reps"); do
 	for impl in rbtrace ftrace; do
 		d=$(tdir "$impl")
 		for size in 10 256; do
-			quiet 1024
+			quiet 16384
 			echo 1 >"$d/options/overwrite"
 			echo 1 >"$d/tracing_on"
 			t0=$(date +%s%N)
 			"$tool" write "$d" 1 "$n" "$size"
 			t1=$(date +%s%N)
 			echo 0 >"$d/tracing_on"
+			r=$(taskset -c 0 "$tool" splice "$d" 1 /tmp/raw.out)
+			echo "lwdrain impl=$impl size=$size rep=$rep $r"
 			quiet 1024
 			echo 1 >"$d/tracing_on"
 			irqs >/tmp/irq.0
