@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of scripts/bench.sh. Usage: bench.sh BUILD_DIR EVENTS OUT [PARTS]
+# Guest side of scripts/bench.sh. Usage: bench.sh BUILD_DIR EVENTS OUT [PARTS [READ_REPS]]
 #
 # PARTS (comma-separated, default all): write (the write-cost module),
 # events (cost of one tracepoint event: bench/events.sh),
@@ -26,6 +26,9 @@
 # repeat closely under -icount, on all they vary by 10%).
 set -euo pipefail
 dir=$1 events=$2 out=$3 parts=${4:-write,events,read,hackbench,hball,mem,func,snap,uclock}
+# READ_REPS: runs of each read test (default 3: -icount repeats; by the
+# wall clock one pair of runs differs by up to 2x, and 3 cannot resolve 5%).
+read_reps=${5:-3}
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 tool=$dir/bench/rbt_readbench
@@ -107,26 +110,25 @@ read_pipe() {
 }
 
 if want read; then
-	# Three times each (for the wall clock: -icount repeats), the two
-	# tracers in turn within a rep, so that a slow spell of the host
-	# falls on both.
+	# READ_REPS times each, the two tracers in turn within a rep, so
+	# that a slow spell of the host falls on both.
 	for size in 10 256; do
 		n=$read_n
 		[ "$size" = 10 ] || n=$((read_n / 5))
-		for rep in 1 2 3; do
+		for rep in $(seq "$read_reps"); do
 			for impl in rbtrace ftrace; do
 				read_drain "$impl" "$size" "$rep" "$n"
 			done
 		done
 		for kb in 256 1024; do
-			for rep in 1 2 3; do
+			for rep in $(seq "$read_reps"); do
 				for impl in rbtrace ftrace; do
 					read_live "$impl" "$size" "$rep" "$n" "$kb"
 				done
 			done
 		done
 	done
-	for rep in 1 2 3; do
+	for rep in $(seq "$read_reps"); do
 		for impl in rbtrace ftrace; do
 			read_pipe "$impl" "$rep"
 		done

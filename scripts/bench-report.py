@@ -92,7 +92,8 @@ def read_tables(path, clock):
            'writer takes to fill 256 KiB with 256-byte events under -icount, so that row '
            'measures when the reader\'s vCPU ran more than the read path. '
            '**trace_pipe**: the events in the buffer read as text, 64 KiB reads. Each test '
-           'runs three times, the two tracers in turn within each run: MB/s and events/s '
+           'runs three times under -icount, twelve by the wall clock, the two tracers in turn '
+           'within each run: MB/s and events/s '
            'are medians, read / lost every run '
            '(once when all agree).', '',
            '| test | payload | rbtrace MB/s | ftrace MB/s | rbtrace events/s | ftrace events/s '
