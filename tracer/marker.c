@@ -173,18 +173,27 @@ static void rbtr_zero_tail(void *rec, unsigned int used, unsigned int size)
 		memset(rec + used, 0, end - used);
 }
 
+/* Between the two tries of rbtr_marker_copy(): may sleep. */
+static void rbtr_marker_fault_in(const void __user *ubuf, size_t cnt)
+{
+	if (fault_in_readable(ubuf, cnt))
+		pr_debug("rbtrace: trace_marker: part of the buffer is not readable\n");
+}
+
 /*
  * Copy @cnt bytes of user memory into @dst, in the record @rec of @size
  * bytes reserved on @buffer. Preemption is off, so the copy cannot fault
  * a page in: a page not mapped yet fails it. The first time (@last
  * false) the record is given back (rbt_discard(): it was not committed,
- * so no reader has seen it) and the caller faults the pages in with
- * preemption on, then reserves again. Faulting in before every write, as
- * this did, cost every marker the walk of its pages for a case that
- * writes from memory just touched hardly ever see.
+ * so no reader has seen it), preemption turned back on (the caller's
+ * preempt_disable_notrace()) and the pages faulted in; the caller then
+ * reserves again. Faulting in before every write, as this did, cost
+ * every marker the walk of its pages for a case that writes from memory
+ * just touched hardly ever see.
  *
- * Return: 0 copied; -EAGAIN given back, fault in and retry; -EFAULT
- * failed again: the caller stores "<faulted>", as ftrace always does.
+ * Return: 0 copied; -EAGAIN given back, preemption on: retry with @last
+ * true; -EFAULT failed again: the caller stores "<faulted>", as ftrace
+ * always does.
  */
 static int rbtr_marker_copy(struct rbt_buffer *buffer, void *rec, unsigned int size,
 			    void *dst, const void __user *ubuf, size_t cnt, bool last)
@@ -194,14 +203,9 @@ static int rbtr_marker_copy(struct rbt_buffer *buffer, void *rec, unsigned int s
 	if (last)
 		return -EFAULT;
 	rbt_discard(buffer, rec, size);
+	preempt_enable_notrace();
+	rbtr_marker_fault_in(ubuf, cnt);
 	return -EAGAIN;
-}
-
-/* Between the two tries of rbtr_marker_copy(): may sleep. */
-static void rbtr_marker_fault_in(const void __user *ubuf, size_t cnt)
-{
-	if (fault_in_readable(ubuf, cnt))
-		pr_debug("rbtrace: trace_marker: part of the buffer is not readable\n");
 }
 
 /*
@@ -256,8 +260,6 @@ again:
 	written = cnt;
 	ret = rbtr_marker_copy(buffer, e, size, e->buf, ubuf, cnt, last);
 	if (unlikely(ret == -EAGAIN)) {
-		preempt_enable_notrace();
-		rbtr_marker_fault_in(ubuf, cnt);
 		last = true;
 		goto again;
 	}
@@ -310,8 +312,6 @@ again:
 	written = cnt;
 	ret = rbtr_marker_copy(buffer, e, size, &e->id, ubuf, cnt, last);
 	if (unlikely(ret == -EAGAIN)) {
-		preempt_enable_notrace();
-		rbtr_marker_fault_in(ubuf, cnt);
 		last = true;
 		goto again;
 	}
