@@ -503,11 +503,17 @@ boot_persist_test() {
 		'memmap=4M$0x70000000' "$mod_test/rbtrace.ko" persist_addr=0x70000000 persist_size=0x400000
 }
 # Stock kernels: 6.12 through reserve_mem= (RBT_HAVE_RESERVE_MEM), 6.1
-# through memmap=; shorter sequences, one TCG thread is slow.
+# through memmap=; shorter sequences, one TCG thread is slow. reserve_mem=
+# is not sure to find the same place again: KASLR may put the kernel
+# where the last boot's range was, and the range moves (its entry in
+# kernel-parameters.txt says so; seen in a full run of 2026-12-03:
+# rbtrace found no header, as it must, and the run failed). So nokaslr
+# there; the KASLR shift of last_boot_info is tested by persist-6.1,
+# whose memmap= range KASLR avoids.
 boot_persist_612() {
 	[ -n "$rel612" ] && [ -n "$mod612" ] || { fail "boot:persist-6.12: no stock 6.12 kernel or module"; return; }
 	RBT_PERSIST_N=500 boot_persist persist-6.12 "--stock $rel612" \
-		'reserve_mem=4M:4096:rbtrace' "$mod612/rbtrace.ko" --functions persist=rbtrace
+		'reserve_mem=4M:4096:rbtrace nokaslr' "$mod612/rbtrace.ko" --functions persist=rbtrace
 }
 boot_persist_61() {
 	[ -n "$rel61" ] && [ -n "$mod61" ] || { fail "boot:persist-6.1: no stock 6.1 kernel or module"; return; }
