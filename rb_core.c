@@ -27,6 +27,8 @@
 /* The type is declared in rb_internal.h; tests set it with WRITE_ONCE(). */
 typeof(rbt_test_hook) rbt_test_hook;
 EXPORT_SYMBOL_GPL(rbt_test_hook);
+atomic_t rbt_test_warns_expected = ATOMIC_INIT(0);
+EXPORT_SYMBOL_GPL(rbt_test_warns_expected);
 #endif
 
 static __always_inline unsigned long rb_event_index(struct rb_cpu_buffer *cpu_buffer,
@@ -371,6 +373,7 @@ static __always_inline void rb_set_commit_to_write(struct rb_cpu_buffer *cpu_buf
 		/* Events visible before commit: pairs with the reader's smp_rmb(). */
 		smp_wmb();
 		local_set(&page->page->commit, write);
+		rb_hook(cpu_buffer->buffer, RBT_HOOK_COMMIT_LAP);
 		/* Re-read tail and write after the store, not before (vs. irqs). */
 		barrier();
 	}
@@ -395,6 +398,7 @@ again:
 	if (local_read(&cpu_buffer->committing) == 1) {
 		rb_hook(cpu_buffer->buffer, RBT_HOOK_COMMIT);
 		rb_set_commit_to_write(cpu_buffer);
+		rb_hook(cpu_buffer->buffer, RBT_HOOK_COMMIT_LAP);
 	}
 	local_dec(&cpu_buffer->committing);
 	/* committing dropped before commits is re-read: vs. interrupts. */

@@ -72,6 +72,15 @@
  */
 #define RB_READER_WAIT_NS	NSEC_PER_SEC
 
+/*
+ * How long the outermost commit goes on publishing what interrupts write
+ * meanwhile (by ktime_get_mono_fast_ns(), counted from the first lap an
+ * interrupt caused). Not a bug bound either: an interrupt storm is load.
+ * At the bound the commit stops looking, without a warning, and leaves
+ * the rest to the next commit on the CPU (rb_set_commit_to_write()).
+ */
+#define RB_COMMIT_WAIT_NS	NSEC_PER_SEC
+
 /* Bit of record_disabled owned by rbt_record_off()/rbt_record_on(). */
 #define RB_BUFFER_OFF		BIT(20)
 /*
@@ -254,7 +263,8 @@ static inline void rb_warn_disable(struct rbt_buffer *buffer)
 {
 	atomic_inc(&buffer->record_disabled);
 	rb_refuse_all(buffer, 1);
-	WARN_ON_ONCE(1);
+	if (!rb_hook_warn_expected())
+		WARN_ON_ONCE(1);
 }
 
 static inline unsigned long rb_page_write(struct rb_page *bpage)

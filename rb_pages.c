@@ -180,7 +180,10 @@ struct rb_page *rb_set_head_page(struct rb_cpu_buffer *cpu_buffer)
 	page = head;
 	for (i = 0; i < RB_MAX_HEAD_LAPS; i++) {
 		do {
-			int flag = rb_is_head_page(page, page->list.prev);
+			int flag;
+
+			rb_hook(cpu_buffer->buffer, RBT_HOOK_HEAD_SEARCH);
+			flag = rb_is_head_page(page, page->list.prev);
 
 			/* UPDATE: the head is being pushed; it is still ours
 			 * to find, and the swap will wait for the writer.
@@ -364,3 +367,7 @@ bool rb_check_pages(struct rb_cpu_buffer *cpu_buffer)
 	} while (tmp != head);
 	return !RB_WARN_ON(cpu_buffer, heads != 1 || n + 1 != cpu_buffer->nr_pages);
 }
+#ifdef RBTRACE_TEST_HOOKS
+/* KUnit checks it on rings it breaks on purpose (rbtrace_reader_test.c). */
+EXPORT_SYMBOL_GPL(rb_check_pages);
+#endif
