@@ -382,6 +382,13 @@ int rb_alloc_pages(struct rbt_buffer *buffer, int cpu, unsigned long nr_pages,
 void rb_free_page_list(struct list_head *pages);
 bool rb_check_pages(struct rb_cpu_buffer *cpu_buffer);
 
+/* The write side's slow paths (rb_tail.c, rb_commit.c) */
+struct rbt_event *rb_move_tail(struct rb_cpu_buffer *cpu_buffer,
+			       unsigned long tail,
+			       struct rb_event_info *info);
+void rb_end_commit(struct rb_cpu_buffer *cpu_buffer);
+void rb_end_commit_again(struct rb_cpu_buffer *cpu_buffer);
+
 /* Buffers, sizes and counters (rb_buffer.c) */
 void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer);
 unsigned long rb_num_of_entries(struct rb_cpu_buffer *cpu_buffer);
