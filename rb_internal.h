@@ -388,6 +388,7 @@ struct rbt_event *rb_move_tail(struct rb_cpu_buffer *cpu_buffer,
 			       struct rb_event_info *info);
 void rb_end_commit(struct rb_cpu_buffer *cpu_buffer);
 void rb_end_commit_again(struct rb_cpu_buffer *cpu_buffer);
+void rb_commit_stopped(struct rb_cpu_buffer *cpu_buffer);
 
 /* Buffers, sizes and counters (rb_buffer.c) */
 void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer);
