@@ -60,7 +60,6 @@
 /* Bounds on retry loops: hitting one is a bug, reported and recording stops. */
 #define RB_MAX_RESERVE_LOOPS	1000
 #define RB_MAX_SWAP_LOOPS	3
-#define RB_MAX_HEAD_LAPS	3	/* finding the head: two laps always do */
 #define RB_MAX_PEEK_LOOPS	3	/* a stamp or extend, its event, once more */
 
 /*
@@ -71,6 +70,8 @@
  * next retries.
  */
 #define RB_READER_WAIT_NS	NSEC_PER_SEC
+/* Laps of the head page search before it waits by that bound too. */
+#define RB_MAX_HEAD_LAPS	3
 
 /*
  * How long the outermost commit goes on publishing what interrupts write
@@ -403,6 +404,7 @@ void rb_validate_tail(struct rb_cpu_buffer *cpu_buffer,
 void __cold rb_ts_went_back(struct rb_cpu_buffer *cpu_buffer);
 
 /* Reader (rb_reader.c) */
+bool rb_reader_may_wait(struct rb_cpu_buffer *cpu_buffer, u64 *deadline);
 struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer);
 void rb_advance_reader(struct rb_cpu_buffer *cpu_buffer);
 bool rb_per_cpu_empty(struct rb_cpu_buffer *cpu_buffer);

@@ -579,6 +579,110 @@ static void rbtrace_reader_head_search_outrun_by_writers(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rbt_record_is_on(buf));
 }
 
+/*
+ * The same from another CPU: the ring's writer runs on its own CPU and
+ * pushes the head whenever the search looks at a page; the reader may
+ * wait for it (rb_reader_may_wait()), so it searches past the three laps
+ * and gets its event in the same read, once the writer stops.
+ */
+struct rd_xpush {
+	struct rd_push		push;
+	int			wcpu;		/* the ring's, the writer's */
+	atomic_t		request;	/* 1: push now; 0: done */
+	atomic_t		stop;
+	int			timeouts;
+	struct completion	ready;
+	struct completion	done;
+};
+
+static int rd_xpush_writer(void *arg)
+{
+	struct rd_xpush *x = arg;
+	struct rb_cpu_buffer *cb = rbt_cpu(x->push.hook.buf, x->wcpu);
+	unsigned long lost;
+	u8 raw[RD_LEN] = {};
+	int i;
+
+	/* Wrapped: every page more the writer fills pushes the head. */
+	for (i = 0; !local_read(&cb->pages_lost) && i < RD_FILL_MAX; i++)
+		rbt_write(x->push.hook.buf, sizeof(raw), raw);
+	complete(&x->ready);
+	while (!atomic_read(&x->stop)) {
+		if (!atomic_read_acquire(&x->request)) {
+			cpu_relax();
+			continue;
+		}
+		lost = local_read(&cb->pages_lost);
+		for (i = 0; i < 100 && local_read(&cb->pages_lost) == lost; i++)
+			rbt_write(x->push.hook.buf, sizeof(raw), raw);
+		atomic_set_release(&x->request, 0);
+	}
+	kthread_complete_and_exit(&x->done, 0);
+}
+
+/* In the reader, on its CPU, irqs off: have the writer push, wait for it. */
+static void rd_xpush_hook(struct rbt_buffer *buffer, int point)
+{
+	struct rd_hook *h = READ_ONCE(rd_cur);
+	struct rd_xpush *x;
+	u64 t0;
+
+	if (!h || buffer != h->buf || point != RBT_HOOK_HEAD_SEARCH)
+		return;
+	x = container_of(h, struct rd_xpush, push.hook);
+	x->push.fired++;
+	if (x->push.made >= x->push.pushes)
+		return;
+	t0 = ktime_get_mono_fast_ns();
+	atomic_set_release(&x->request, 1);
+	while (atomic_read_acquire(&x->request) &&
+	       ktime_get_mono_fast_ns() - t0 < 2 * NSEC_PER_SEC)
+		cpu_relax();
+	if (atomic_read(&x->request))
+		x->timeouts++;
+	x->push.made++;
+}
+
+static void rbtrace_reader_head_search_waits_for_writers(struct kunit *test)
+{
+	struct rd_xpush *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	struct task_struct *t;
+	struct rb_cpu_buffer *cb;
+	struct rbt_event *ev;
+	int rcpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	rcpu = rbt_kunit_pin(test);
+	x->wcpu = cpumask_any_but(cpu_online_mask, rcpu);
+	if (x->wcpu >= nr_cpu_ids)
+		kunit_skip(test, "needs a second online CPU for the writer");
+	x->push.hook.buf = rbt_kunit_alloc(test, 4 * 4080, RBT_FL_OVERWRITE, 0);
+	cb = rbt_cpu(x->push.hook.buf, x->wcpu);
+	x->push.pushes = 4 * cb->nr_pages + 2;
+	init_completion(&x->ready);
+	init_completion(&x->done);
+	t = kthread_run_on_cpu(rd_xpush_writer, x, x->wcpu, "rbt_rd_writer/%u");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	/* From here to done no assertion: the writer uses *x until then. */
+	wait_for_completion(&x->ready);
+	WRITE_ONCE(rd_cur, &x->push.hook);
+	WRITE_ONCE(rbt_test_hook, rd_xpush_hook);
+	ev = rbt_consume(x->push.hook.buf, x->wcpu, NULL, NULL);
+	rd_unhook(NULL);
+	atomic_set(&x->stop, 1);
+	wait_for_completion(&x->done);
+
+	kunit_info(test, "%d head pushes over %d pages looked at\n",
+		   x->push.made, x->push.fired);
+	KUNIT_ASSERT_GT(test, local_read(&cb->pages_lost), 0L);
+	KUNIT_EXPECT_EQ(test, x->timeouts, 0);
+	KUNIT_EXPECT_EQ(test, x->push.made, x->push.pushes);
+	KUNIT_EXPECT_GT(test, x->push.fired, 3 * (int)cb->nr_pages);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, ev, "the read gave up while writers pushed the head");
+	KUNIT_EXPECT_TRUE_MSG(test, rbt_record_is_on(x->push.hook.buf),
+			      "writers pushing the head stopped recording for good");
+}
+
 /* A ring with no HEAD flag at all is broken: that still stops recording. */
 static void rbtrace_reader_head_search_no_head_is_broken(struct kunit *test)
 {
@@ -697,6 +801,12 @@ static void rd_hide_waiter(struct rd_hook *hk)
 	WRITE_ONCE(rbt_cpu(hk->buf, w->cpu)->wq.waiters_pending, false);
 }
 
+static bool rd_waiting(struct rb_cpu_buffer *cb)
+{
+	/* Only a hint, without a barrier: the caller sleeps 50 ms more after it. */
+	return READ_ONCE(cb->wq.waiters_pending) && waitqueue_active(&cb->wq.waitq);
+}
+
 static int rd_wait_thread(void *arg)
 {
 	struct rd_wait *w = arg;
@@ -723,9 +833,8 @@ static void rbtrace_reader_wait_outlives_a_missed_wakeup(struct kunit *test)
 	t = kthread_run(rd_wait_thread, w, "rbt_rd_wait");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
 	/* The reader has said it waits, and sleeps. */
-	for (i = 0; i < 500 && !(READ_ONCE(rbt_cpu(buf, w->cpu)->wq.waiters_pending) &&
-				 waitqueue_active(&rbt_cpu(buf, w->cpu)->wq.waitq)); i++)
-		msleep(10);
+	for (i = 0; i < 250 && !rd_waiting(rbt_cpu(buf, w->cpu)); i++)
+		msleep(20);
 	msleep(50);
 	rd_hook_on(test, &w->hook);
 	t0 = ktime_get_mono_fast_ns();
@@ -764,6 +873,7 @@ static struct kunit_case rbtrace_reader_cases[] = {
 	KUNIT_CASE(rbtrace_reader_iter_sized_for_new_subbuf),
 	KUNIT_CASE(rbtrace_reader_read_page_refuses_old_order_page),
 	KUNIT_CASE(rbtrace_reader_head_search_outrun_by_writers),
+	KUNIT_CASE(rbtrace_reader_head_search_waits_for_writers),
 	KUNIT_CASE(rbtrace_reader_head_search_no_head_is_broken),
 	KUNIT_CASE(rbtrace_reader_check_pages_bounded_on_a_corrupt_ring),
 	KUNIT_CASE(rbtrace_reader_wait_outlives_a_missed_wakeup),
