@@ -624,9 +624,11 @@ EXPORT_SYMBOL_GPL(rbt_reserve);
 
 /*
  * Wake readers that said they wait (rb_wait.c). Waking is not NMI-safe;
- * irq_work is. No barrier orders our commit before the flag reads: a
- * reader that sets its flag just after we read it is woken by the next
- * event on this CPU (or by rbt_wake_waiters()), as in ftrace.
+ * irq_work is. This is step W2 of rb_wait.c's handshake: no barrier
+ * orders our commit (W1) before the flag reads, so a reader that sets
+ * its flag just as we read it may be missed: rbt_wait() looks again
+ * within RB_WAIT_RECHECK; a poller is woken by the next event on this
+ * CPU (or rbt_wake_waiters()), as in ftrace.
  */
 static __always_inline void rb_wakeups(struct rbt_buffer *buffer,
 				       struct rb_cpu_buffer *cpu_buffer)
