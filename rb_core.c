@@ -106,6 +106,12 @@ enum rb_commit_left {
  * that reserved between P1 and P2 is covered by P2 (it nests whole, so it
  * was done when P2 read write) and is seen at P4 too, harmlessly.
  *
+ * The smp_wmb() of P2 pairs with the readers' smp_rmb() (on other CPUs).
+ * The barrier()s between the steps are compiler barriers, and their
+ * partner is an interrupt on this CPU: committing and commits are this
+ * CPU's alone, and an interrupt sees the CPU's program order, so the
+ * compiler's is all there is to keep.
+ *
  * The two exits are left to the caller's slow path, so that no call
  * happens on the fast one: no value is live across a call and the commit
  * needs no saved register.
