@@ -93,7 +93,9 @@ static noinline notrace bool rb_commit_may_lap(u64 *deadline)
  * it starts from commit_page and the commit word as we leave them and
  * runs to the tail (and in a storm that next commit is the next
  * interrupt's, now outermost). Until then those events are not visible to
- * readers; a resize publishes them itself (rb_commit_stopped()). A writer
+ * readers; a resize publishes them itself (rb_commit_stopped()), but a
+ * buffer that gets no further commit on this CPU (a snapshot swapped out
+ * right then) keeps them unpublished: the price of not spinning. A writer
  * that wraps round onto the lagging commit page drops its event
  * (commit_overrun, rb_move_tail()), as it would inside a long commit.
  */
