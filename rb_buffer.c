@@ -408,7 +408,12 @@ static int rb_resize_cpu(struct rb_cpu_buffer *cpu_buffer, unsigned long nr_page
 		return -EBUSY;
 	}
 	arch_spin_lock(&cpu_buffer->lock);
-	/* Writers are out: commit caught up with tail. */
+	/*
+	 * Writers are out. A commit that stopped looking in an interrupt
+	 * storm may have left its CPU's last events unpublished: publish
+	 * them, then commit has caught up with tail.
+	 */
+	rb_commit_stopped(cpu_buffer);
 	RB_WARN_ON(cpu_buffer, cpu_buffer->commit_page != cpu_buffer->tail_page);
 	if (nr_pages > cpu_buffer->nr_pages)
 		rb_insert_pages(cpu_buffer, &pages, nr_pages - cpu_buffer->nr_pages);

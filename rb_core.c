@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rbtrace frontend, write side: reserve and commit on the per-CPU ring,
- * page crossing, pushing the head in overwrite mode, discard.
+ * discard. Their slow paths are rb_tail.c (page crossing, pushing the
+ * head in overwrite mode) and rb_commit.c (the general commit).
  *
  * The rules (see Documentation/rbtrace.rst for the diagrams):
  *
@@ -27,6 +28,8 @@
 /* The type is declared in rb_internal.h; tests set it with WRITE_ONCE(). */
 typeof(rbt_test_hook) rbt_test_hook;
 EXPORT_SYMBOL_GPL(rbt_test_hook);
+atomic_t rbt_test_warns_expected = ATOMIC_INIT(0);
+EXPORT_SYMBOL_GPL(rbt_test_warns_expected);
 #endif
 
 static __always_inline unsigned long rb_event_index(struct rb_cpu_buffer *cpu_buffer,
@@ -73,360 +76,10 @@ static __always_inline void rb_update_event(struct rbt_event *event,
 	}
 }
 
-/*
- * The tail page moves on. Its successor is reset to empty, but an
- * interrupt may already have moved the tail there and reserved on it: the
- * updater count in the high bits of write/entries makes our reset a
- * cmpxchg that fails in that case (see RB_WRITE_INTCNT).
- */
-static void rb_tail_page_update(struct rb_cpu_buffer *cpu_buffer,
-				struct rb_page *tail_page,
-				struct rb_page *next_page)
-{
-	unsigned long old_write, old_entries;
-
-	old_write = local_add_return(RB_WRITE_INTCNT, &next_page->write);
-	old_entries = local_add_return(RB_WRITE_INTCNT, &next_page->entries);
-
-	/* Our updater count is in before we look at tail_page (vs. irqs). */
-	barrier();
-
-	if (tail_page == READ_ONCE(cpu_buffer->tail_page)) {
-		/*
-		 * The page's generation, which iterators compare to see that
-		 * the page after theirs holds what followed it, not a later
-		 * lap (rb_inc_iter()). Every writer racing here stores the same
-		 * value. Before the reset and the first event on the page:
-		 * pairs with the smp_rmb() after an iterator's copy, through
-		 * the full barrier of the cmpxchg of tail_page below.
-		 */
-		WRITE_ONCE(next_page->seq, tail_page->seq + 1);
-		/*
-		 * Outcomes of the two cmpxchg: success, the page is reset;
-		 * failure, an interrupt reserved on it after our add, so it
-		 * is already in use and must not be reset. Either is fine.
-		 */
-		(void)local_cmpxchg(&next_page->write, old_write,
-				    old_write & ~RB_WRITE_MASK);
-		(void)local_cmpxchg(&next_page->entries, old_entries,
-				    old_entries & ~RB_WRITE_MASK);
-
-		/* commit only moves in the outermost writer: no race. */
-		local_set(&next_page->page->commit, 0);
-
-		/* Either we move tail_page or an interrupt already did. */
-		if (try_cmpxchg(&cpu_buffer->tail_page, &tail_page, next_page))
-			local_inc(&cpu_buffer->pages_touched);
-	}
-}
-
-/*
- * Overwrite mode, the ring is full: push the head page forward, losing
- * its events (accounted as overrun). Return 0 when the head moved, 1 when
- * the caller must retry, -1 on a broken ring.
- */
-static int rb_handle_head_page(struct rb_cpu_buffer *cpu_buffer,
-			       struct rb_page *tail_page,
-			       struct rb_page *next_page)
-{
-	struct rb_page *new_head, *tail_now;
-	unsigned long entries = rb_page_entries(next_page);
-	int type, ret;
-
-	type = rb_head_page_set_update(cpu_buffer, next_page, tail_page,
-				       RB_PAGE_HEAD);
-	/*
-	 * The cmpxchg HEAD -> UPDATE found one of:
-	 *  HEAD   - we are first: account the lost page, then finish.
-	 *  UPDATE - we interrupted a writer doing this; help it finish.
-	 *  NORMAL - an interrupt already moved the head for us: retry.
-	 *  MOVED  - a reader on another CPU swapped next_page out: retry.
-	 */
-	switch (type) {
-	case RB_PAGE_HEAD:
-		local_add(entries, &cpu_buffer->overrun);
-		local_sub(rb_page_commit(next_page), &cpu_buffer->entries_bytes);
-		local_inc(&cpu_buffer->pages_lost);
-		break;
-	case RB_PAGE_UPDATE:
-		break;
-	case RB_PAGE_NORMAL:
-	case RB_PAGE_MOVED:
-		return 1;
-	default:
-		RB_WARN_ON(cpu_buffer, 1);
-		return -1;
-	}
-
-	/*
-	 * The pointer to next_page now says UPDATE, so the reader's swap
-	 * fails until we are done. Flag the page after it as the new head.
-	 */
-	new_head = next_page;
-	rb_inc_page(&new_head);
-	ret = rb_head_page_set_head(cpu_buffer, new_head, next_page,
-				    RB_PAGE_NORMAL);
-	/*
-	 * HEAD   - an interrupt already set it.
-	 * NORMAL - we set it, or interrupts set it and then moved the head
-	 *          further (and cleared it): detected below by the tail.
-	 */
-	if (RB_WARN_ON(cpu_buffer, ret != RB_PAGE_HEAD && ret != RB_PAGE_NORMAL))
-		return -1;
-
-	if (ret == RB_PAGE_NORMAL) {
-		tail_now = READ_ONCE(cpu_buffer->tail_page);
-		/*
-		 * If the tail went past next_page, interrupts moved the head
-		 * beyond new_head already, and the HEAD we just set is
-		 * stale: clear it (only if it is still HEAD).
-		 */
-		if (tail_now != tail_page && tail_now != next_page)
-			rb_head_page_set_normal(cpu_buffer, new_head, next_page,
-						RB_PAGE_HEAD);
-	}
-
-	/* Only the writer that set UPDATE clears it. */
-	if (type == RB_PAGE_HEAD) {
-		ret = rb_head_page_set_normal(cpu_buffer, next_page, tail_page,
-					      RB_PAGE_UPDATE);
-		if (RB_WARN_ON(cpu_buffer, ret != RB_PAGE_UPDATE))
-			return -1;
-	}
-	return 0;
-}
-
-/* Write padding over the end of a page the event did not fit on. */
-static void rb_reset_tail(struct rb_cpu_buffer *cpu_buffer, unsigned long tail,
-			  struct rb_event_info *info)
-{
-	unsigned long bsize = cpu_buffer->buffer->subbuf_size;
-	struct rb_page *tail_page = info->tail_page;
-	unsigned long length = info->length;
-	struct rbt_event *event;
-
-	/* Only the event that crossed the end pads; later ones just undo. */
-	if (tail >= bsize) {
-		if (tail == bsize)
-			tail_page->real_end = 0;
-		local_sub(length, &tail_page->write);
-		return;
-	}
-
-	event = rb_page_index(tail_page, tail);
-	tail_page->real_end = tail;	/* where the data ends, for readers */
-
-	if (tail > bsize - RB_EVNT_MIN_SIZE) {
-		/*
-		 * Under 8 bytes left: no event fits there, so a 4-byte null
-		 * padding (type 29, delta 0, meaning "to the end") is enough,
-		 * and write can go back to tail: nothing can reserve it.
-		 */
-		event->type_len = RB_TYPE_PADDING;
-		event->time_delta = 0;
-		/* Padding visible before write moves back: pairs with the
-		 * smp_rmb() in the reader after it reads write.
-		 */
-		smp_wmb();
-		local_sub(length, &tail_page->write);
-		return;
-	}
-
-	/*
-	 * Larger gap: a discarded event (padding with a length, delta 1)
-	 * fills it, and write is set to the end of the page, so no later
-	 * writer can slip into the gap.
-	 */
-	event->array[0] = (bsize - tail) - RB_EVNT_HDR_SIZE;
-	event->type_len = RB_TYPE_PADDING;
-	event->time_delta = 1;
-	local_add(bsize - tail, &cpu_buffer->entries_bytes);
-	/* Padding visible before the write update: pairs as above. */
-	smp_wmb();
-	local_sub((tail + length) - bsize, &tail_page->write);
-}
-
-static void rb_end_commit(struct rb_cpu_buffer *cpu_buffer);
-
-/*
- * The reservation ran past the end of the tail page: move the tail on,
- * pushing the head or dropping the event when the ring is full.
- * Returns ERR_PTR(-EAGAIN) to retry on the new tail, or NULL to drop.
- */
-static noinline struct rbt_event *rb_move_tail(struct rb_cpu_buffer *cpu_buffer,
-					       unsigned long tail,
-					       struct rb_event_info *info)
-{
-	struct rb_page *tail_page = info->tail_page;
-	struct rb_page *next_page = tail_page;
-	int ret;
-
-	rb_inc_page(&next_page);
-
-	/*
-	 * The writer wrapped all the way around onto pages that are not
-	 * committed yet (an interrupt storm inside a long commit): drop.
-	 */
-	if (unlikely(next_page == cpu_buffer->commit_page)) {
-		local_inc(&cpu_buffer->commit_overrun);
-		goto out_drop;
-	}
-
-	/*
-	 * next_page is the head (HEAD), is being pushed (UPDATE), or was
-	 * just swapped out by a reader (MOVED): the ring is full, unless
-	 * the commit is still on the reader page.
-	 */
-	if (rb_is_head_page(next_page, &tail_page->list) != RB_PAGE_NORMAL) {
-		if (!rb_is_reader_page(cpu_buffer->commit_page)) {
-			if (!(READ_ONCE(cpu_buffer->buffer->flags) & RBT_FL_OVERWRITE)) {
-				local_inc(&cpu_buffer->dropped);
-				goto out_drop;
-			}
-			ret = rb_handle_head_page(cpu_buffer, tail_page, next_page);
-			if (ret < 0)
-				goto out_drop;
-			if (ret)
-				goto out_again;
-		} else if (unlikely(cpu_buffer->commit_page != cpu_buffer->tail_page &&
-				    cpu_buffer->commit_page == cpu_buffer->reader_page)) {
-			/*
-			 * Commit is still on the reader page and the tail
-			 * wrapped around to the head: overwriting would
-			 * lose uncommitted data.
-			 */
-			local_inc(&cpu_buffer->commit_overrun);
-			goto out_drop;
-		}
-	}
-
-	rb_tail_page_update(cpu_buffer, tail_page, next_page);
-
-out_again:
-	rb_reset_tail(cpu_buffer, tail, info);
-	/* Commit what the old page has, keep our own commit open. */
-	rb_end_commit(cpu_buffer);
-	local_inc(&cpu_buffer->committing);
-	return ERR_PTR(-EAGAIN);
-
-out_drop:
-	rb_reset_tail(cpu_buffer, tail, info);
-	return NULL;
-}
-
-/* Slow path: the tail moved on; publish and leave the full pages. */
-static noinline bool rb_commit_pages(struct rb_cpu_buffer *cpu_buffer)
-{
-	unsigned long max_count = cpu_buffer->nr_pages * 100;
-
-	while (cpu_buffer->commit_page != READ_ONCE(cpu_buffer->tail_page)) {
-		if (RB_WARN_ON(cpu_buffer, !(--max_count)))
-			return false;
-		if (RB_WARN_ON(cpu_buffer,
-			       rb_is_reader_page(cpu_buffer->tail_page)))
-			return false;
-		/* Events visible before commit: pairs with the reader's smp_rmb(). */
-		smp_wmb();
-		local_set(&cpu_buffer->commit_page->page->commit,
-			  rb_page_write(cpu_buffer->commit_page));
-		/*
-		 * The page's final commit before we leave it: pairs with the
-		 * smp_rmb() in rb_swap_reader_page(), which must not take the
-		 * reader page for done while its last events are unread.
-		 */
-		smp_wmb();
-		rb_inc_page(&cpu_buffer->commit_page);
-		barrier();
-	}
-	/* Once a page, and only here: the fast path is the same for all. */
-	if (unlikely(cpu_buffer->range_cpu))
-		rb_range_note_commit(cpu_buffer);
-	return true;
-}
-
-/*
- * Outermost writer: publish commit up to the tail. Interrupts may reserve
- * while we do (their commits are left to us), so loop until commit equals
- * write on the tail page. Each lap follows an interrupt that wrote: the
- * bound is a broken ring's, not a busy one's.
- */
-static __always_inline void rb_set_commit_to_write(struct rb_cpu_buffer *cpu_buffer)
-{
-	unsigned int laps = 0;
-	struct rb_page *page;
-	unsigned long write;
-
-	for (;;) {
-		page = cpu_buffer->commit_page;
-		if (unlikely(page != READ_ONCE(cpu_buffer->tail_page))) {
-			if (!rb_commit_pages(cpu_buffer))
-				return;
-			continue;
-		}
-		write = rb_page_write(page);
-		if (rb_page_commit(page) == write)
-			return;
-		if (RB_WARN_ON(cpu_buffer, ++laps > RB_MAX_RESERVE_LOOPS))
-			return;
-		/* Events visible before commit: pairs with the reader's smp_rmb(). */
-		smp_wmb();
-		local_set(&page->page->commit, write);
-		/* Re-read tail and write after the store, not before (vs. irqs). */
-		barrier();
-	}
-}
-
 static __always_inline void rb_start_commit(struct rb_cpu_buffer *cpu_buffer)
 {
 	local_inc(&cpu_buffer->committing);
 	local_inc(&cpu_buffer->commits);
-}
-
-static __always_inline void rb_end_commit_inline(struct rb_cpu_buffer *cpu_buffer)
-{
-	unsigned long commits;
-
-	if (RB_WARN_ON(cpu_buffer, !local_read(&cpu_buffer->committing)))
-		return;
-again:
-	commits = local_read(&cpu_buffer->commits);
-	/* commits read before committing: vs. interrupts. */
-	barrier();
-	if (local_read(&cpu_buffer->committing) == 1) {
-		rb_hook(cpu_buffer->buffer, RBT_HOOK_COMMIT);
-		rb_set_commit_to_write(cpu_buffer);
-	}
-	local_dec(&cpu_buffer->committing);
-	/* committing dropped before commits is re-read: vs. interrupts. */
-	barrier();
-	/*
-	 * An interrupt that reserved and committed between our read of
-	 * commits and our decrement saw committing > 1 and left its event
-	 * for us to publish: do it.
-	 */
-	if (unlikely(local_read(&cpu_buffer->commits) != commits) &&
-	    !local_read(&cpu_buffer->committing)) {
-		local_inc(&cpu_buffer->committing);
-		goto again;
-	}
-}
-
-static noinline notrace void rb_end_commit(struct rb_cpu_buffer *cpu_buffer)
-{
-	rb_end_commit_inline(cpu_buffer);
-}
-
-/*
- * Slow exit of the fast commit, at P4: an interrupt began a commit after
- * the snapshot at P1. If it is over (committing 0), its event may be past
- * what P2 published: publish again, as rb_end_commit_inline() does.
- */
-static noinline notrace void rb_end_commit_again(struct rb_cpu_buffer *cpu_buffer)
-{
-	if (local_read(&cpu_buffer->committing))
-		return;
-	local_inc(&cpu_buffer->committing);
-	rb_end_commit_inline(cpu_buffer);
 }
 
 /* What the fast commit leaves to rb_unlock_commit_slow(). */
@@ -452,6 +105,12 @@ enum rb_commit_left {
  * after P2 read write has begun a commit after P1, and P4 sees it. One
  * that reserved between P1 and P2 is covered by P2 (it nests whole, so it
  * was done when P2 read write) and is seen at P4 too, harmlessly.
+ *
+ * The smp_wmb() of P2 pairs with the readers' smp_rmb() (on other CPUs).
+ * The barrier()s between the steps are compiler barriers, and their
+ * partner is an interrupt on this CPU: committing and commits are this
+ * CPU's alone, and an interrupt sees the CPU's program order, so the
+ * compiler's is all there is to keep.
  *
  * The two exits are left to the caller's slow path, so that no call
  * happens on the fast one: no value is live across a call and the commit
@@ -971,9 +630,11 @@ EXPORT_SYMBOL_GPL(rbt_reserve);
 
 /*
  * Wake readers that said they wait (rb_wait.c). Waking is not NMI-safe;
- * irq_work is. No barrier orders our commit before the flag reads: a
- * reader that sets its flag just after we read it is woken by the next
- * event on this CPU (or by rbt_wake_waiters()), as in ftrace.
+ * irq_work is. This is step W2 of rb_wait.c's handshake: no barrier
+ * orders our commit (W1) before the flag reads, so a reader that sets
+ * its flag just as we read it may be missed: rbt_wait() looks again
+ * within RB_WAIT_RECHECK; a poller is woken by the next event on this
+ * CPU (or rbt_wake_waiters()), as in ftrace.
  */
 static __always_inline void rb_wakeups(struct rbt_buffer *buffer,
 				       struct rb_cpu_buffer *cpu_buffer)

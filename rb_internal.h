@@ -60,7 +60,6 @@
 /* Bounds on retry loops: hitting one is a bug, reported and recording stops. */
 #define RB_MAX_RESERVE_LOOPS	1000
 #define RB_MAX_SWAP_LOOPS	3
-#define RB_MAX_HEAD_LAPS	3	/* finding the head: two laps always do */
 #define RB_MAX_PEEK_LOOPS	3	/* a stamp or extend, its event, once more */
 
 /*
@@ -71,6 +70,17 @@
  * next retries.
  */
 #define RB_READER_WAIT_NS	NSEC_PER_SEC
+/* Laps of the head page search before it waits by that bound too. */
+#define RB_MAX_HEAD_LAPS	3
+
+/*
+ * How long the outermost commit goes on publishing what interrupts write
+ * meanwhile (by ktime_get_mono_fast_ns(), counted from the first lap an
+ * interrupt caused). Not a bug bound either: an interrupt storm is load.
+ * At the bound the commit stops looking, without a warning, and leaves
+ * the rest to the next commit on the CPU (rb_set_commit_to_write()).
+ */
+#define RB_COMMIT_WAIT_NS	NSEC_PER_SEC
 
 /* Bit of record_disabled owned by rbt_record_off()/rbt_record_on(). */
 #define RB_BUFFER_OFF		BIT(20)
@@ -254,7 +264,8 @@ static inline void rb_warn_disable(struct rbt_buffer *buffer)
 {
 	atomic_inc(&buffer->record_disabled);
 	rb_refuse_all(buffer, 1);
-	WARN_ON_ONCE(1);
+	if (!rb_hook_warn_expected())
+		WARN_ON_ONCE(1);
 }
 
 static inline unsigned long rb_page_write(struct rb_page *bpage)
@@ -372,6 +383,14 @@ int rb_alloc_pages(struct rbt_buffer *buffer, int cpu, unsigned long nr_pages,
 void rb_free_page_list(struct list_head *pages);
 bool rb_check_pages(struct rb_cpu_buffer *cpu_buffer);
 
+/* The write side's slow paths (rb_tail.c, rb_commit.c) */
+struct rbt_event *rb_move_tail(struct rb_cpu_buffer *cpu_buffer,
+			       unsigned long tail,
+			       struct rb_event_info *info);
+void rb_end_commit(struct rb_cpu_buffer *cpu_buffer);
+void rb_end_commit_again(struct rb_cpu_buffer *cpu_buffer);
+void rb_commit_stopped(struct rb_cpu_buffer *cpu_buffer);
+
 /* Buffers, sizes and counters (rb_buffer.c) */
 void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer);
 unsigned long rb_num_of_entries(struct rb_cpu_buffer *cpu_buffer);
@@ -385,6 +404,7 @@ void rb_validate_tail(struct rb_cpu_buffer *cpu_buffer,
 void __cold rb_ts_went_back(struct rb_cpu_buffer *cpu_buffer);
 
 /* Reader (rb_reader.c) */
+bool rb_reader_may_wait(struct rb_cpu_buffer *cpu_buffer, u64 *deadline);
 struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer);
 void rb_advance_reader(struct rb_cpu_buffer *cpu_buffer);
 bool rb_per_cpu_empty(struct rb_cpu_buffer *cpu_buffer);

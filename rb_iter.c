@@ -13,7 +13,15 @@
  *
  * Consuming reads and resets are noticed through counters cached at the
  * last reset of the iterator; resizing is refused while iterators exist.
+ *
+ * Not in NMI: every call here takes reader_lock, which the context an NMI
+ * interrupted may hold on that CPU, and rbt_iter_start() allocates. As in
+ * ftrace, whose iterators take the lock unconditionally, the iterator is
+ * for process context; unlike ftrace, an NMI is refused at once (no event,
+ * "empty", nothing done) rather than left to spin for ever. An NMI that
+ * must read a CPU (a crash dump) uses rbt_consume(), which tries the lock.
  */
+#include <linux/hardirq.h>
 #include <linux/slab.h>
 #include "rb_internal.h"
 
@@ -283,8 +291,8 @@ again:
  *
  * The CPU's ring cannot be resized until rbt_iter_finish().
  *
- * Return: the iterator, or NULL for a bad CPU, no memory, or a change of
- * the sub-buffer size under way.
+ * Return: the iterator, or NULL for a bad CPU, no memory, a change of
+ * the sub-buffer size under way, or when called in NMI.
  */
 struct rbt_iter *rbt_iter_start(struct rbt_buffer *buffer, int cpu, gfp_t gfp)
 {
@@ -293,7 +301,7 @@ struct rbt_iter *rbt_iter_start(struct rbt_buffer *buffer, int cpu, gfp_t gfp)
 	unsigned long flags;
 	int tries = 0;
 
-	if (!rb_valid_cpu(buffer, cpu))
+	if (in_nmi() || !rb_valid_cpu(buffer, cpu))
 		return NULL;
 	iter = kzalloc(sizeof(*iter), gfp);
 	if (!iter)
@@ -355,6 +363,8 @@ EXPORT_SYMBOL_GPL(rbt_iter_start);
 /**
  * rbt_iter_finish - end a non-consuming read
  * @iter: the iterator, or NULL
+ *
+ * Not in NMI (it frees memory), where no iterator can be started anyway.
  */
 void rbt_iter_finish(struct rbt_iter *iter)
 {
@@ -374,7 +384,7 @@ EXPORT_SYMBOL_GPL(rbt_iter_finish);
  * The event is a copy, valid until the next call on @iter.
  *
  * Return: the event, or NULL at the end (or when a writer kept
- * overrunning the iterator; rbt_iter_dropped() tells).
+ * overrunning the iterator, rbt_iter_dropped() tells; or in NMI).
  */
 struct rbt_event *rbt_iter_peek(struct rbt_iter *iter, u64 *ts)
 {
@@ -383,6 +393,8 @@ struct rbt_event *rbt_iter_peek(struct rbt_iter *iter, u64 *ts)
 	unsigned long flags;
 	unsigned int paddings = 0;
 
+	if (in_nmi())
+		return NULL;
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	do {
 		event = rb_iter_peek(iter, ts);
@@ -395,12 +407,16 @@ EXPORT_SYMBOL_GPL(rbt_iter_peek);
 /**
  * rbt_iter_advance - move the iterator past the current event
  * @iter: the iterator
+ *
+ * Does nothing in NMI.
  */
 void rbt_iter_advance(struct rbt_iter *iter)
 {
 	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
 	unsigned long flags;
 
+	if (in_nmi())
+		return;
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	rb_advance_iter(iter);
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
@@ -411,7 +427,7 @@ EXPORT_SYMBOL_GPL(rbt_iter_advance);
  * rbt_iter_empty - is the iterator at the end of the data?
  * @iter: the iterator
  *
- * Return: true when no event is left to iterate.
+ * Return: true when no event is left to iterate (and in NMI).
  */
 bool rbt_iter_empty(struct rbt_iter *iter)
 {
@@ -419,6 +435,8 @@ bool rbt_iter_empty(struct rbt_iter *iter)
 	unsigned long flags;
 	bool empty;
 
+	if (in_nmi())
+		return true;
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	empty = rb_iter_empty(iter);
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
@@ -429,12 +447,16 @@ EXPORT_SYMBOL_GPL(rbt_iter_empty);
 /**
  * rbt_iter_reset - go back to the oldest unread event
  * @iter: the iterator
+ *
+ * Does nothing in NMI.
  */
 void rbt_iter_reset(struct rbt_iter *iter)
 {
 	struct rb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
 	unsigned long flags;
 
+	if (in_nmi())
+		return;
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	rb_iter_reset(iter);
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);

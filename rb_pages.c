@@ -160,28 +160,58 @@ int rb_head_page_set_normal(struct rb_cpu_buffer *cpu_buffer,
  * rb_set_head_page - find the page the HEAD flag points to
  * @cpu_buffer: the per-CPU buffer, with its reader lock held
  *
- * The writer may push the head while we walk, so it can be missed in one
- * lap; two laps always find it (the writer pushes it at most once per page
- * it fills, and it cannot fill the ring while we hold the swap lock and it
- * waits for nothing). RB_MAX_HEAD_LAPS laps, then the ring is declared
- * broken.
+ * Writers in overwrite mode push the head forward while we walk (they do
+ * not take our locks), and one that pushes it past the page we are about
+ * to look at makes us miss it for a lap. That is load, not a broken ring:
+ * writers filling pages as fast as we walk keep the head ahead of us for
+ * as long as they go on. So a lap that misses is tried again, and only a
+ * ring with no head at all is declared broken.
  *
- * Return: the head page, or NULL after a warning that stops recording.
+ * Telling the two apart: every push of the head counts pages_lost, right
+ * after the cmpxchg HEAD -> UPDATE that starts it and before HEAD is set
+ * on the next page (rb_handle_head_page()); and readers, the only other
+ * ones to move it, are kept out by reader_lock. While a push is under way
+ * the UPDATE flag is found like HEAD. If pages_lost did not change from
+ * the start of the last lap but one to the end of the last, any push seen
+ * moving during those laps had counted itself before, so the head could
+ * move at most once, onto a page the second lap looked at after the first
+ * had missed it: two laps that miss without a count are a ring without a
+ * head. That stops recording, with a warning.
+ *
+ * Writers pushing: after RB_MAX_HEAD_LAPS laps the search goes on for as
+ * long as a reader waits for a writer (rb_reader_may_wait(): by time on
+ * another CPU; not at all on the ring's own CPU, whose writers we
+ * interrupted, or in NMI), then gives up, quietly: the next read looks
+ * again.
+ *
+ * Return: the head page, or NULL (given up, or the ring is broken).
  */
 struct rb_page *rb_set_head_page(struct rb_cpu_buffer *cpu_buffer)
 {
+	unsigned long lost, lost_before = 0, lost_this;
 	struct rb_page *head, *page;
-	int i;
+	u64 deadline = 0;
+	int laps;
 
 	if (RB_WARN_ON(cpu_buffer, !cpu_buffer->head_page))
 		return NULL;
 
 	head = cpu_buffer->head_page;
 	page = head;
-	for (i = 0; i < RB_MAX_HEAD_LAPS; i++) {
+	lost_this = local_read(&cpu_buffer->pages_lost);
+	for (laps = 1;; laps++) {
+		/*
+		 * The count before this lap's flags, and (below) the flags
+		 * before the count after it: pairs with the full barrier of
+		 * the pushing writer's cmpxchg that sets HEAD on the next
+		 * page, after its count (rb_handle_head_page()).
+		 */
+		smp_rmb();
 		do {
-			int flag = rb_is_head_page(page, page->list.prev);
+			int flag;
 
+			rb_hook(cpu_buffer->buffer, RBT_HOOK_HEAD_SEARCH);
+			flag = rb_is_head_page(page, page->list.prev);
 			/* UPDATE: the head is being pushed; it is still ours
 			 * to find, and the swap will wait for the writer.
 			 */
@@ -191,9 +221,18 @@ struct rb_page *rb_set_head_page(struct rb_cpu_buffer *cpu_buffer)
 			}
 			rb_inc_page(&page);
 		} while (page != head);
+		/* This lap's flags before the count: see the top of the lap. */
+		smp_rmb();
+		lost = local_read(&cpu_buffer->pages_lost);
+		if (laps > 1 && RB_WARN_ON(cpu_buffer, lost == lost_before))
+			return NULL;
+		if (laps >= RB_MAX_HEAD_LAPS &&
+		    !rb_reader_may_wait(cpu_buffer, &deadline))
+			return NULL;
+		lost_before = lost_this;
+		lost_this = lost;
+		cpu_relax();
 	}
-	RB_WARN_ON(cpu_buffer, 1);
-	return NULL;
 }
 
 /**
@@ -332,14 +371,18 @@ int rb_alloc_pages(struct rbt_buffer *buffer, int cpu, unsigned long nr_pages,
  * rb_check_pages - verify the links of a ring no writer is changing
  * @cpu_buffer: the per-CPU buffer, recording disabled
  *
- * Return: true if every next/prev pair agrees and no flag is left over
- * but the one HEAD flag.
+ * Both walks are bounded by the ring's size, nr_pages: a corrupt ring may
+ * not lead back to where the walk started (a loop further on), and this
+ * runs with interrupts off (resize holds reader_lock).
+ *
+ * Return: true if every next/prev pair agrees, the ring has nr_pages
+ * pages, and no flag is left over but the one HEAD flag.
  */
 bool rb_check_pages(struct rb_cpu_buffer *cpu_buffer)
 {
 	struct list_head *head = rb_list_head(cpu_buffer->pages);
+	unsigned long n = 0, nr = cpu_buffer->nr_pages;
 	struct list_head *tmp;
-	unsigned long n = 0;
 	int heads = 0;
 
 	if (RB_WARN_ON(cpu_buffer,
@@ -350,17 +393,25 @@ bool rb_check_pages(struct rb_cpu_buffer *cpu_buffer)
 		if (RB_WARN_ON(cpu_buffer,
 			       rb_list_head(rb_list_head(tmp->next)->prev) != tmp))
 			return false;
-		if (++n > cpu_buffer->nr_pages)
-			break;
+		/* @head and n pages more: past nr_pages, no way back. */
+		if (RB_WARN_ON(cpu_buffer, ++n >= nr))
+			return false;
 	}
+	/* The same links again, now known to come back in n + 1 steps. */
 	tmp = head;
+	n = 0;
 	do {
 		unsigned long flag = (unsigned long)tmp->next & RB_FLAG_MASK;
 
-		if (RB_WARN_ON(cpu_buffer, flag == RB_PAGE_UPDATE))
+		if (RB_WARN_ON(cpu_buffer, flag == RB_PAGE_UPDATE || ++n > nr))
 			return false;
 		heads += flag == RB_PAGE_HEAD;
 		tmp = rb_list_head(tmp->next);
 	} while (tmp != head);
-	return !RB_WARN_ON(cpu_buffer, heads != 1 || n + 1 != cpu_buffer->nr_pages);
+	return !RB_WARN_ON(cpu_buffer, heads != 1 || n != nr);
 }
+
+#ifdef RBTRACE_TEST_HOOKS
+/* KUnit checks it on rings it breaks on purpose (rbtrace_reader_test.c). */
+EXPORT_SYMBOL_GPL(rb_check_pages);
+#endif

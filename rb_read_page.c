@@ -306,7 +306,7 @@ int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
 	commit = rb_page_size(reader);
 	missed = cpu_buffer->lost_events;
 
-	if (read || len < commit || reader == cpu_buffer->commit_page ||
+	if (read || len < commit || reader == READ_ONCE(cpu_buffer->commit_page) ||
 	    cpu_buffer->range_cpu) {
 		/*
 		 * Copy. With @full, only the unread rest of a page that a
@@ -314,7 +314,7 @@ int rbt_read_page(struct rbt_buffer *buffer, struct rbt_read_page *rpage,
 		 * a whole page of a range buffer, whose sub-buffers are the
 		 * range's and never leave it.
 		 */
-		if (full && (len < commit - read || reader == cpu_buffer->commit_page ||
+		if (full && (len < commit - read || reader == READ_ONCE(cpu_buffer->commit_page) ||
 			     (!read && !cpu_buffer->range_cpu)))
 			goto out;
 		if (len < rb_event_ts_length(rb_reader_event(cpu_buffer))) {

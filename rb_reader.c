@@ -58,7 +58,7 @@
  *
  * Return: true to try again, false to give up.
  */
-static bool rb_reader_may_wait(struct rb_cpu_buffer *cpu_buffer, u64 *deadline)
+bool rb_reader_may_wait(struct rb_cpu_buffer *cpu_buffer, u64 *deadline)
 {
 	u64 now;
 

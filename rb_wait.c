@@ -7,22 +7,39 @@
  *
  *	reader				writer (any context, NMI too)
  *	------				------
- *	waiters_pending = true		commit the event
- *	smp_mb()			if (waiters_pending) {
- *	check for data, else sleep		waiters_pending = false
+ *  R1	waiters_pending = true		W1 commit the event
+ *  R2	smp_mb()			W2 if (waiters_pending) {
+ *  R3	check for data, else sleep		waiters_pending = false
  *						irq_work_queue()  -> wake_up
- *					}
+ *					   }
  *
- * The reader's smp_mb() orders its flag before its check. The writer has
- * no barrier on its fast path, so a writer that reads the flag just before
- * the reader sets it does not wake it; the next event on that CPU does.
- * Readers that must not wait for a next event (trace-cmd stopping) are
- * woken by rbt_wake_waiters().
+ * This is the store-buffering pattern: each side stores, then loads what
+ * the other stored. The reader's smp_mb() orders R1 before R3; it has no
+ * partner on the writer's side, which has no barrier between W1 and W2
+ * (a full barrier on every commit is what the fast path cannot pay, the
+ * choice ftrace makes too: see its ring_buffer_poll_wait()). So a writer
+ * whose load at W2 is satisfied before its store at W1 is visible (x86
+ * reorders a load before an older store, too) can read the flag clear
+ * just as the reader, at R3, does not see the event: neither wakes the
+ * other. This window is accepted, and bounded:
+ *
+ *  - rbt_wait() does not sleep on the flag alone: it looks again every
+ *    RB_WAIT_RECHECK (100 ms), so an event whose wake-up was missed is
+ *    seen within that time, whether or not more events follow;
+ *  - rbt_poll_wait() cannot look again by itself: its caller is woken
+ *    by the next event on that CPU (the next sub-buffer filled, for a
+ *    fill level), by rbt_wake_waiters(), or by its own poll timeout.
+ *
+ * Readers that must not wait at all (trace-cmd stopping) are woken by
+ * rbt_wake_waiters().
  */
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include "rb_internal.h"
 #include "rb_timestamp.h"
+
+/* How often a sleeping rbt_wait() looks again (see the handshake above). */
+#define RB_WAIT_RECHECK		(HZ / 10)
 
 static void rb_wake_work(struct irq_work *work)
 {
@@ -92,7 +109,10 @@ static bool rb_ready(struct rbt_buffer *buffer, int cpu, int full)
 		WRITE_ONCE(wq->full_waiters_pending, true);
 	else
 		WRITE_ONCE(wq->waiters_pending, true);
-	/* Flag before the check: pairs with the writer's read of the flag. */
+	/*
+	 * R2: the flag before the check. No barrier of the writer pairs
+	 * with it: the window that leaves is bounded as the handshake says.
+	 */
 	smp_mb();
 	if (cpu == RBT_ALL_CPUS)
 		return rb_any_cpu_ready(buffer, full);
@@ -115,23 +135,31 @@ static int rb_check_wait_args(struct rbt_buffer *buffer, int cpu, int full)
  * @full: 0 to wake on any data, else the percentage of sub-buffers that
  *        must be filled (buffer_percent; with RBT_ALL_CPUS, on any CPU)
  *
+ * A wake-up the writer missed (see the handshake at the top of this file)
+ * delays the return by at most RB_WAIT_RECHECK.
+ *
  * Return: 0 when there is data or rbt_wake_waiters() was called, -EINTR
  * on a signal, -EINVAL for a bad CPU or percentage.
  */
 int rbt_wait(struct rbt_buffer *buffer, int cpu, int full)
 {
 	struct rb_waitq *wq;
-	int seq, ret;
+	int seq;
+	long ret;
 
 	ret = rb_check_wait_args(buffer, cpu, full);
 	if (ret)
 		return ret;
 	wq = rb_get_waitq(buffer, cpu);
 	seq = atomic_read(&wq->wakeup_seq);
-	ret = wait_event_interruptible(wq->waitq,
-				       atomic_read(&wq->wakeup_seq) != seq ||
-				       rb_ready(buffer, cpu, full));
-	return ret ? -EINTR : 0;
+	/* 0: RB_WAIT_RECHECK went by, still not ready; look again. */
+	do {
+		ret = wait_event_interruptible_timeout(wq->waitq,
+						       atomic_read(&wq->wakeup_seq) != seq ||
+						       rb_ready(buffer, cpu, full),
+						       RB_WAIT_RECHECK);
+	} while (!ret);
+	return ret < 0 ? -EINTR : 0;
 }
 EXPORT_SYMBOL_GPL(rbt_wait);
 

@@ -166,14 +166,113 @@ static void rbtrace_iter_paused_writer_ends_the_read(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, it_write(buf, ++written), 0);
 }
 
+/*
+ * An iterator used from an NMI that interrupted a reader of the same CPU
+ * holding reader_lock (in its head page search, RBT_HOOK_HEAD_SEARCH):
+ * the iterator calls are refused in NMI, at once, as rbt_iter_start()
+ * (which allocates) must be. Taking reader_lock there would spin for
+ * ever on the lock the interrupted reader holds.
+ */
+struct it_nmi {
+	struct rbt_buffer	*buf;
+	struct rbt_iter		*it;
+	int			cpu;
+	atomic_t		fired;
+	int			nest_ret;
+	bool			peeked;		/* rbt_iter_peek() gave an event */
+	bool			empty;
+	bool			started;	/* rbt_iter_start() gave an iterator */
+};
+
+static struct it_nmi *it_nmi_cur;
+
+static void it_nmi_use(void *arg)
+{
+	struct it_nmi *n = arg;
+	struct rbt_iter *it2;
+
+	n->peeked = rbt_iter_peek(n->it, NULL);
+	rbt_iter_advance(n->it);
+	rbt_iter_reset(n->it);
+	n->empty = rbt_iter_empty(n->it);
+	it2 = rbt_iter_start(n->buf, n->cpu, GFP_ATOMIC);
+	n->started = it2;
+	rbt_iter_finish(it2);
+}
+
+static void it_nmi_hook(struct rbt_buffer *buffer, int point)
+{
+	struct it_nmi *n = READ_ONCE(it_nmi_cur);
+
+	if (!n || buffer != n->buf || point != RBT_HOOK_HEAD_SEARCH || in_nmi() ||
+	    atomic_cmpxchg(&n->fired, 0, 1))
+		return;
+	n->nest_ret = rbt_nest(RBT_NEST_NMI, it_nmi_use, n);
+}
+
+static void it_nmi_unhook(void *unused)
+{
+	WRITE_ONCE(rbt_test_hook, NULL);
+	WRITE_ONCE(it_nmi_cur, NULL);
+}
+
+static void rbtrace_iter_refused_in_nmi(struct kunit *test)
+{
+	struct rbt_buffer *buf = rbt_kunit_alloc(test, IT_PAGES * PAGE_SIZE, 0, 0);
+	struct it_nmi *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+	u64 seq;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	KUNIT_ASSERT_TRUE(test, rbt_nester.nmi_registered);
+	n->buf = buf;
+	n->cpu = rbt_kunit_pin(test);
+	n->nest_ret = -ENODATA;
+	for (i = 1; i <= 10; i++)
+		KUNIT_ASSERT_EQ(test, it_write(buf, i), 0);
+	n->it = rbt_iter_start(buf, n->cpu, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, n->it);
+	WRITE_ONCE(it_nmi_cur, n);
+	WRITE_ONCE(rbt_test_hook, it_nmi_hook);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, it_nmi_unhook, NULL), 0);
+
+	/* reader_lock held, the head searched: the NMI comes there. */
+	KUNIT_EXPECT_FALSE(test, rbt_empty_cpu(buf, n->cpu));
+	it_nmi_unhook(NULL);
+	KUNIT_ASSERT_EQ(test, atomic_read(&n->fired), 1);
+	KUNIT_EXPECT_EQ(test, n->nest_ret, 0);
+	KUNIT_EXPECT_FALSE(test, n->peeked);
+	KUNIT_EXPECT_TRUE(test, n->empty);
+	KUNIT_EXPECT_FALSE(test, n->started);
+	/* Outside NMI the iterator is as it was: at the first event. */
+	KUNIT_ASSERT_NOT_NULL(test, it_next(test, n->it, &seq));
+	KUNIT_EXPECT_EQ(test, seq, 1ULL);
+	rbt_iter_finish(n->it);
+	KUNIT_EXPECT_TRUE(test, rbt_record_is_on(buf));
+}
+
+static int rbtrace_iter_suite_init(struct kunit_suite *suite)
+{
+	return rbt_nest_init();
+}
+
+static void rbtrace_iter_suite_exit(struct kunit_suite *suite)
+{
+	rbt_nest_exit();
+}
+
 static struct kunit_case rbtrace_iter_cases[] = {
 	KUNIT_CASE(rbtrace_iter_lapped_by_own_writer),
 	KUNIT_CASE(rbtrace_iter_paused_writer_ends_the_read),
+	/* Last: without the refusal it hangs the CPU. */
+	KUNIT_CASE(rbtrace_iter_refused_in_nmi),
 	{}
 };
 
 static struct kunit_suite rbtrace_iter_suite = {
 	.name = "rbtrace_iter",
+	.suite_init = rbtrace_iter_suite_init,
+	.suite_exit = rbtrace_iter_suite_exit,
 	.test_cases = rbtrace_iter_cases,
 };
 

@@ -346,6 +346,165 @@ static void rbtrace_nest_storm_keeps_stamps_in_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u64)s->zero_deltas, st.ts_lost);
 }
 
+/*
+ * An interrupt storm inside the outermost commit. Each interrupt that
+ * writes while the outermost writer publishes (RBT_HOOK_COMMIT, then
+ * RBT_HOOK_COMMIT_LAP after each of its stores) leaves its event to it,
+ * and it looks again: one more lap. More than a thousand laps is load,
+ * not a broken ring: recording must stay on and every event be read.
+ * A storm that outlasts RB_COMMIT_WAIT_NS makes the outermost writer stop
+ * looking, quietly: what it left is published by the next commit.
+ */
+#define CL_STORM_NESTS	1100	/* more than the old bound of 1000 laps */
+#define CL_MAGIC	0x636c6170	/* "clap" */
+
+struct cl_storm {
+	struct rbt_buffer	*buf;
+	enum rbt_nest_kind	kind;
+	int			nests;		/* interrupts to raise */
+	int			fired;		/* raised so far */
+	int			spin_at;	/* at this one, outlast the bound */
+	int			errors;
+	int			first_error;
+	u32			next_id;
+};
+
+static struct cl_storm *cl_cur;
+
+static void cl_write(struct rbt_buffer *buf, u32 id)
+{
+	u32 payload[4] = { CL_MAGIC, id, ~id, 0 };
+
+	rbt_write(buf, sizeof(payload), payload);
+}
+
+static void cl_nested(void *arg)
+{
+	struct cl_storm *st = arg;
+
+	cl_write(st->buf, st->next_id++);
+}
+
+static void cl_hook(struct rbt_buffer *buffer, int point)
+{
+	struct cl_storm *st = READ_ONCE(cl_cur);
+	u64 t0;
+	int err;
+
+	if (!st || buffer != st->buf || interrupt_context_level() ||
+	    (point != RBT_HOOK_COMMIT && point != RBT_HOOK_COMMIT_LAP) ||
+	    st->fired >= st->nests)
+		return;
+	st->fired++;
+	err = rbt_nest(st->kind, cl_nested, st);
+	if (err && !st->errors++)
+		st->first_error = err;
+	if (st->fired != st->spin_at)
+		return;
+	/* An interrupt-bound CPU, for longer than the commit's bound. */
+	t0 = ktime_get_mono_fast_ns();
+	while (ktime_get_mono_fast_ns() - t0 < RB_COMMIT_WAIT_NS + RB_COMMIT_WAIT_NS / 10)
+		cpu_relax();
+}
+
+static void cl_unhook(void *unused)
+{
+	WRITE_ONCE(rbt_test_hook, NULL);
+	WRITE_ONCE(cl_cur, NULL);
+}
+
+/* Consume @cpu: how many of our events, each id once, in order. */
+static int cl_drain(struct kunit *test, struct rbt_buffer *buf, int cpu,
+		    u32 *next)
+{
+	struct rbt_event *ev;
+	const u32 *p;
+	int n = 0;
+
+	while ((ev = rbt_consume(buf, cpu, NULL, NULL))) {
+		p = rbt_event_data(ev);
+		if (rbt_event_length(ev) < 16 || p[0] != CL_MAGIC)
+			continue;
+		KUNIT_EXPECT_EQ(test, p[2], ~p[1]);
+		KUNIT_EXPECT_EQ_MSG(test, p[1], *next, "event %d", n);
+		*next = p[1] + 1;
+		n++;
+	}
+	return n;
+}
+
+static void cl_run(struct kunit *test, enum rbt_nest_kind kind, int nests, int spin_at)
+{
+	struct rbt_buffer *buf = rbt_kunit_alloc(test, 256 * 1024, 0, 0);
+	struct cl_storm *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	int cpu = rbt_kunit_pin(test);
+	struct rbt_cpu_stats s;
+	u64 t0, ns;
+	u32 next = 0;
+	int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	if (kind == RBT_NEST_NMI)
+		KUNIT_ASSERT_TRUE(test, rbt_nester.nmi_registered);
+	cl_write(buf, 0);	/* a leader: the parent is not first on its page */
+	*st = (struct cl_storm){ .buf = buf, .kind = kind, .nests = nests,
+				 .spin_at = spin_at, .next_id = 2 };
+	WRITE_ONCE(cl_cur, st);
+	WRITE_ONCE(rbt_test_hook, cl_hook);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, cl_unhook, NULL), 0);
+
+	/* The parent: its commit is interrupted @nests times. */
+	t0 = ktime_get_mono_fast_ns();
+	cl_write(buf, 1);
+	ns = ktime_get_mono_fast_ns() - t0;
+	cl_unhook(NULL);
+	kunit_info(test, "%d interrupts in the parent's commit, %llu us\n",
+		   st->fired, ns / NSEC_PER_USEC);
+	KUNIT_ASSERT_EQ_MSG(test, st->errors, 0, "an interrupt did not come right: %d",
+			    st->first_error);
+	KUNIT_EXPECT_EQ(test, st->fired, nests);
+	KUNIT_EXPECT_TRUE_MSG(test, rbt_record_is_on(buf),
+			      "an interrupt storm in a commit stopped recording for good");
+	s = rbt_stats(test, buf, cpu);
+	KUNIT_EXPECT_EQ(test, s.written, (u64)nests + 2);
+	KUNIT_EXPECT_EQ(test, s.dropped + s.commit_overrun, 0ULL);
+
+	n = cl_drain(test, buf, cpu, &next);
+	if (!spin_at) {
+		/* The outermost writer published every nested event. */
+		KUNIT_EXPECT_EQ(test, n, nests + 2);
+	} else {
+		/*
+		 * It stopped looking at the lap after the interrupt that
+		 * outlasted the bound: that one's event waits for the next
+		 * commit, which publishes it with its own.
+		 */
+		KUNIT_EXPECT_EQ(test, n, nests + 1);
+		cl_write(buf, next + 1);
+		KUNIT_EXPECT_EQ(test, cl_drain(test, buf, cpu, &next), 2);
+	}
+	KUNIT_EXPECT_TRUE(test, rbt_record_is_on(buf));
+}
+
+static const enum rbt_nest_kind cl_kinds[] = { RBT_NEST_IRQ_WORK, RBT_NEST_NMI };
+
+static void cl_kind_desc(const enum rbt_nest_kind *k, char *desc)
+{
+	strscpy(desc, *k == RBT_NEST_NMI ? "NMI" : "irq_work", KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cl_kinds, cl_kinds, cl_kind_desc);
+
+static void rbtrace_nest_commit_storm_keeps_recording(struct kunit *test)
+{
+	cl_run(test, *(const enum rbt_nest_kind *)test->param_value, CL_STORM_NESTS, 0);
+}
+
+static void rbtrace_nest_commit_storm_past_the_bound(struct kunit *test)
+{
+	cl_run(test, RBT_NEST_IRQ_WORK, 6, 6);
+}
+
 static int rbtrace_nest_suite_init(struct kunit_suite *suite)
 {
 	return rbt_nest_init();
@@ -363,6 +522,8 @@ static struct kunit_case rbtrace_nest_cases[] = {
 	KUNIT_CASE_PARAM(rbtrace_nest_nmi_at_each_step, nest_points_gen_params),
 	KUNIT_CASE_PARAM(rbtrace_nest_stacked_contexts, nest_stacks_gen_params),
 	KUNIT_CASE(rbtrace_nest_storm_keeps_stamps_in_order),
+	KUNIT_CASE_PARAM(rbtrace_nest_commit_storm_keeps_recording, cl_kinds_gen_params),
+	KUNIT_CASE_SLOW(rbtrace_nest_commit_storm_past_the_bound),
 	{}
 };
 

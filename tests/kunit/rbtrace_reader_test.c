@@ -21,6 +21,7 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -83,6 +84,13 @@ static bool rd_write_and_find(struct kunit *test, struct rbt_buffer *buf, int cp
 		    *(u32 *)rbt_event_data(ev) == RD_MAGIC)
 			found = true;
 	return found;
+}
+
+static void rd_write_one(struct kunit *test, struct rbt_buffer *buf)
+{
+	u32 payload[4] = { RD_MAGIC, 1, 2, 3 };
+
+	KUNIT_EXPECT_EQ(test, rbt_write(buf, sizeof(payload), payload), 0);
 }
 
 /* Write RD_LEN-byte events until the hook has fired (the ring wrapped). */
@@ -496,6 +504,354 @@ static void rbtrace_reader_iter_sized_for_new_subbuf(struct kunit *test)
 	rbt_iter_finish(it);
 }
 
+/* ---- the head page search while writers push the head ---------------- */
+
+struct rd_push {
+	struct rd_hook		hook;
+	int			pushes;		/* head pushes still to make */
+	int			made;
+	int			fired;
+};
+
+/*
+ * At each page the search looks at, push the head one page on: write
+ * until the writer has overwritten one more page. The head stays a step
+ * ahead of the search, as writers filling pages as fast as it walks.
+ */
+static void rd_push_head(struct rbt_buffer *buffer, int point)
+{
+	struct rd_hook *h = READ_ONCE(rd_cur);
+	struct rb_cpu_buffer *cb;
+	struct rd_push *p;
+	unsigned long lost;
+	u8 raw[RD_LEN] = {};
+	int i;
+
+	if (!h || buffer != h->buf || point != RBT_HOOK_HEAD_SEARCH)
+		return;
+	p = container_of(h, struct rd_push, hook);
+	p->fired++;
+	if (p->made >= p->pushes)
+		return;
+	cb = rbt_cpu(buffer, raw_smp_processor_id());
+	lost = local_read(&cb->pages_lost);
+	for (i = 0; i < 100 && local_read(&cb->pages_lost) == lost; i++)
+		rbt_write(buffer, sizeof(raw), raw);
+	p->made += local_read(&cb->pages_lost) != lost;
+}
+
+static void rbtrace_reader_head_search_outrun_by_writers(struct kunit *test)
+{
+	struct rd_push *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct rbt_buffer *buf;
+	struct rb_cpu_buffer *cb;
+	struct rbt_event *ev = NULL;
+	int cpu, tries, writes;
+	u8 raw[RD_LEN] = {};
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	buf = rbt_kunit_alloc(test, 4 * 4080, RBT_FL_OVERWRITE, 0);
+	cpu = rbt_kunit_pin(test);
+	cb = rbt_cpu(buf, cpu);
+	/* Wrapped: every page more the writer fills pushes the head. */
+	for (writes = 0; !local_read(&cb->pages_lost) && writes < RD_FILL_MAX; writes++)
+		rbt_write(buf, sizeof(raw), raw);
+	KUNIT_ASSERT_GT(test, local_read(&cb->pages_lost), 0L);
+	/* More than the three laps that used to be the bound. */
+	p->pushes = 4 * cb->nr_pages + 2;
+	p->hook.buf = buf;
+	WRITE_ONCE(rd_cur, &p->hook);
+	WRITE_ONCE(rbt_test_hook, rd_push_head);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rd_unhook, NULL), 0);
+
+	/* The reader page is empty: each read swaps, so searches the head. */
+	for (tries = 0; !ev && tries < 10; tries++)
+		ev = rbt_consume(buf, cpu, NULL, NULL);
+	rd_unhook(NULL);
+	kunit_info(test, "%d head pushes over %d pages looked at, %d reads\n",
+		   p->made, p->fired, tries);
+	KUNIT_EXPECT_EQ(test, p->made, p->pushes);
+	KUNIT_EXPECT_GT(test, p->fired, 3 * (int)cb->nr_pages);
+	KUNIT_EXPECT_TRUE_MSG(test, rbt_record_is_on(buf),
+			      "writers pushing the head stopped recording for good");
+	KUNIT_EXPECT_NOT_NULL(test, ev);
+	KUNIT_EXPECT_TRUE(test, rd_write_and_find(test, buf, cpu));
+	KUNIT_EXPECT_TRUE(test, rbt_record_is_on(buf));
+}
+
+/*
+ * The same from another CPU: the ring's writer runs on its own CPU and
+ * pushes the head whenever the search looks at a page; the reader may
+ * wait for it (rb_reader_may_wait()), so it searches past the three laps
+ * and gets its event in the same read, once the writer stops.
+ */
+struct rd_xpush {
+	struct rd_push		push;
+	int			wcpu;		/* the ring's, the writer's */
+	atomic_t		request;	/* 1: push now; 0: done */
+	atomic_t		stop;
+	int			timeouts;
+	struct completion	ready;
+	struct completion	done;
+};
+
+static int rd_xpush_writer(void *arg)
+{
+	struct rd_xpush *x = arg;
+	struct rb_cpu_buffer *cb = rbt_cpu(x->push.hook.buf, x->wcpu);
+	unsigned long lost;
+	u8 raw[RD_LEN] = {};
+	int i;
+
+	/* Wrapped: every page more the writer fills pushes the head. */
+	for (i = 0; !local_read(&cb->pages_lost) && i < RD_FILL_MAX; i++)
+		rbt_write(x->push.hook.buf, sizeof(raw), raw);
+	complete(&x->ready);
+	while (!atomic_read(&x->stop)) {
+		if (!atomic_read_acquire(&x->request)) {
+			cpu_relax();
+			continue;
+		}
+		lost = local_read(&cb->pages_lost);
+		for (i = 0; i < 100 && local_read(&cb->pages_lost) == lost; i++)
+			rbt_write(x->push.hook.buf, sizeof(raw), raw);
+		atomic_set_release(&x->request, 0);
+	}
+	kthread_complete_and_exit(&x->done, 0);
+}
+
+/* In the reader, on its CPU, irqs off: have the writer push, wait for it. */
+static void rd_xpush_hook(struct rbt_buffer *buffer, int point)
+{
+	struct rd_hook *h = READ_ONCE(rd_cur);
+	struct rd_xpush *x;
+	u64 t0;
+
+	if (!h || buffer != h->buf || point != RBT_HOOK_HEAD_SEARCH)
+		return;
+	x = container_of(h, struct rd_xpush, push.hook);
+	x->push.fired++;
+	if (x->push.made >= x->push.pushes)
+		return;
+	t0 = ktime_get_mono_fast_ns();
+	atomic_set_release(&x->request, 1);
+	while (atomic_read_acquire(&x->request) &&
+	       ktime_get_mono_fast_ns() - t0 < 2 * NSEC_PER_SEC)
+		cpu_relax();
+	if (atomic_read(&x->request))
+		x->timeouts++;
+	x->push.made++;
+}
+
+static void rbtrace_reader_head_search_waits_for_writers(struct kunit *test)
+{
+	struct rd_xpush *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	struct task_struct *t;
+	struct rb_cpu_buffer *cb;
+	struct rbt_event *ev;
+	int rcpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	rcpu = rbt_kunit_pin(test);
+	x->wcpu = cpumask_any_but(cpu_online_mask, rcpu);
+	if (x->wcpu >= nr_cpu_ids)
+		kunit_skip(test, "needs a second online CPU for the writer");
+	x->push.hook.buf = rbt_kunit_alloc(test, 4 * 4080, RBT_FL_OVERWRITE, 0);
+	cb = rbt_cpu(x->push.hook.buf, x->wcpu);
+	x->push.pushes = 4 * cb->nr_pages + 2;
+	init_completion(&x->ready);
+	init_completion(&x->done);
+	t = kthread_run_on_cpu(rd_xpush_writer, x, x->wcpu, "rbt_rd_writer/%u");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	/* From here to done no assertion: the writer uses *x until then. */
+	wait_for_completion(&x->ready);
+	WRITE_ONCE(rd_cur, &x->push.hook);
+	WRITE_ONCE(rbt_test_hook, rd_xpush_hook);
+	ev = rbt_consume(x->push.hook.buf, x->wcpu, NULL, NULL);
+	rd_unhook(NULL);
+	atomic_set(&x->stop, 1);
+	wait_for_completion(&x->done);
+
+	kunit_info(test, "%d head pushes over %d pages looked at\n",
+		   x->push.made, x->push.fired);
+	KUNIT_ASSERT_GT(test, local_read(&cb->pages_lost), 0L);
+	KUNIT_EXPECT_EQ(test, x->timeouts, 0);
+	KUNIT_EXPECT_EQ(test, x->push.made, x->push.pushes);
+	KUNIT_EXPECT_GT(test, x->push.fired, 3 * (int)cb->nr_pages);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, ev, "the read gave up while writers pushed the head");
+	KUNIT_EXPECT_TRUE_MSG(test, rbt_record_is_on(x->push.hook.buf),
+			      "writers pushing the head stopped recording for good");
+}
+
+/* A ring with no HEAD flag at all is broken: that still stops recording. */
+static void rbtrace_reader_head_search_no_head_is_broken(struct kunit *test)
+{
+	struct rbt_buffer *buf = rbt_kunit_alloc(test, 4 * 4080, RBT_FL_OVERWRITE, 0);
+	int cpu = rbt_kunit_pin(test);
+	struct rb_cpu_buffer *cb = rbt_cpu(buf, cpu);
+	struct list_head *l, *flagged = NULL;
+	unsigned long *ptr;
+	u8 raw[RD_LEN] = {};
+	int i;
+
+	for (i = 0; i < 10; i++)
+		KUNIT_ASSERT_EQ(test, rbt_write(buf, sizeof(raw), raw), 0);
+	/* Nobody else writes this buffer: the flags are ours to clear. */
+	l = cb->pages;
+	do {
+		ptr = (unsigned long *)&l->next;
+		if (*ptr & RB_FLAG_MASK)
+			flagged = l;
+		*ptr &= ~RB_FLAG_MASK;
+		l = l->next;
+	} while (l != cb->pages);
+	KUNIT_ASSERT_NOT_NULL(test, flagged);
+	atomic_set(&rbt_test_warns_expected, 1);
+	KUNIT_EXPECT_TRUE(test, rbt_empty_cpu(buf, cpu));
+	KUNIT_EXPECT_EQ_MSG(test, atomic_xchg(&rbt_test_warns_expected, 0), 0,
+			    "a ring without a head page did not warn");
+	KUNIT_EXPECT_FALSE(test, rbt_record_is_on(buf));
+	*(unsigned long *)&flagged->next |= RB_PAGE_HEAD;
+}
+
+/* ---- rb_check_pages() on a ring that does not come back ------------- */
+
+#define RD_RING_NODES	8
+
+struct rd_ring {
+	struct rb_cpu_buffer	cb;
+	struct list_head	node[RD_RING_NODES];
+	struct completion	done;
+	bool			ret;
+};
+
+static int rd_check_thread(void *arg)
+{
+	struct rd_ring *r = arg;
+
+	r->ret = rb_check_pages(&r->cb);
+	kthread_complete_and_exit(&r->done, 0);
+}
+
+/*
+ * A ring of four pages whose fourth page's next goes to the second one
+ * more (node 1 -> 2 -> ... -> 7 -> 2): every next/prev pair agrees up to
+ * the loop, which is longer than the ring should be.
+ */
+static void rbtrace_reader_check_pages_bounded_on_a_corrupt_ring(struct kunit *test)
+{
+	struct rbt_buffer *buf = rbt_kunit_alloc(test, 4 * 4080, 0, 0);
+	struct rd_ring *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct task_struct *t;
+	bool finished;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->cb.buffer = buf;
+	r->cb.nr_pages = 4;
+	r->cb.pages = &r->node[0];
+	/* First a good ring of four: node 0 .. 3, HEAD on the pointer to 1. */
+	for (i = 0; i < 4; i++) {
+		r->node[i].next = &r->node[(i + 1) % 4];
+		r->node[(i + 1) % 4].prev = &r->node[i];
+	}
+	*(unsigned long *)&r->node[0].next |= RB_PAGE_HEAD;
+	KUNIT_ASSERT_TRUE(test, rb_check_pages(&r->cb));
+
+	/* Then the loop: 3 -> 4 -> ... -> 7 -> 2, never back to node 0. */
+	for (i = 3; i < RD_RING_NODES; i++) {
+		r->node[i].next = &r->node[i + 1 < RD_RING_NODES ? i + 1 : 2];
+		r->node[i + 1 < RD_RING_NODES ? i + 1 : 2].prev = &r->node[i];
+	}
+	r->node[2].prev = &r->node[1];	/* the pair 1 -> 2 agrees */
+	init_completion(&r->done);
+	atomic_set(&rbt_test_warns_expected, 1);
+	t = kthread_run(rd_check_thread, r, "rbt_rd_check");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	finished = wait_for_completion_timeout(&r->done, 5 * HZ);
+	if (!finished) {
+		/* Let it out: close the loop onto node 0, and wait for it. */
+		WRITE_ONCE(r->node[RD_RING_NODES - 1].next, &r->node[0]);
+		wait_for_completion(&r->done);
+	}
+	atomic_set(&rbt_test_warns_expected, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, finished, "rb_check_pages() walked a corrupt ring for 5 s");
+	KUNIT_EXPECT_FALSE(test, r->ret);
+	KUNIT_EXPECT_FALSE(test, rbt_record_is_on(buf));
+}
+
+/* ---- a wake-up the writer missed ------------------------------------- */
+
+struct rd_wait {
+	struct rd_hook		hook;
+	int			cpu;
+	int			ret;
+	struct completion	done;
+};
+
+/*
+ * The writer, before it publishes: take the reader's flag away, as when
+ * the writer's load of it passed its store of commit (store-load, which
+ * x86 reorders too) and saw the flag just before the reader set it.
+ */
+static void rd_hide_waiter(struct rd_hook *hk)
+{
+	struct rd_wait *w = container_of(hk, struct rd_wait, hook);
+
+	WRITE_ONCE(rbt_cpu(hk->buf, w->cpu)->wq.waiters_pending, false);
+}
+
+static bool rd_waiting(struct rb_cpu_buffer *cb)
+{
+	/* Only a hint, without a barrier: the caller sleeps 50 ms more after it. */
+	return READ_ONCE(cb->wq.waiters_pending) && waitqueue_active(&cb->wq.waitq);
+}
+
+static int rd_wait_thread(void *arg)
+{
+	struct rd_wait *w = arg;
+
+	w->ret = rbt_wait(w->hook.buf, w->cpu, 0);
+	kthread_complete_and_exit(&w->done, 0);
+}
+
+static void rbtrace_reader_wait_outlives_a_missed_wakeup(struct kunit *test)
+{
+	struct rd_wait *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct rbt_buffer *buf;
+	struct task_struct *t;
+	unsigned long woke;
+	u64 t0, ns;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	buf = rbt_kunit_alloc(test, 4 * 4080, 0, 0);
+	w->cpu = rbt_kunit_pin(test);
+	w->hook = (struct rd_hook){ .buf = buf, .point = RBT_HOOK_COMMIT,
+				    .fn = rd_hide_waiter };
+	init_completion(&w->done);
+	t = kthread_run(rd_wait_thread, w, "rbt_rd_wait");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	/* The reader has said it waits, and sleeps. */
+	for (i = 0; i < 250 && !rd_waiting(rbt_cpu(buf, w->cpu)); i++)
+		msleep(20);
+	msleep(50);
+	rd_hook_on(test, &w->hook);
+	t0 = ktime_get_mono_fast_ns();
+	rd_write_one(test, buf);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->hook.fired), 1);
+	woke = wait_for_completion_timeout(&w->done, 3 * HZ);
+	ns = ktime_get_mono_fast_ns() - t0;
+	if (!woke) {
+		rbt_wake_waiters(buf, w->cpu);
+		wait_for_completion(&w->done);
+	}
+	kunit_info(test, "the reader woke %llu ms after the event\n", ns / NSEC_PER_MSEC);
+	KUNIT_EXPECT_TRUE_MSG(test, woke, "the reader slept through an event for 3 s");
+	KUNIT_EXPECT_EQ(test, w->ret, 0);
+	KUNIT_EXPECT_FALSE(test, rbt_empty_cpu(buf, w->cpu));
+}
+
 static int rbtrace_reader_suite_init(struct kunit_suite *suite)
 {
 	return rbt_nest_init();
@@ -516,6 +872,11 @@ static struct kunit_case rbtrace_reader_cases[] = {
 	KUNIT_CASE(rbtrace_reader_shrink_keeps_reader_page_links),
 	KUNIT_CASE(rbtrace_reader_iter_sized_for_new_subbuf),
 	KUNIT_CASE(rbtrace_reader_read_page_refuses_old_order_page),
+	KUNIT_CASE(rbtrace_reader_head_search_outrun_by_writers),
+	KUNIT_CASE(rbtrace_reader_head_search_waits_for_writers),
+	KUNIT_CASE(rbtrace_reader_head_search_no_head_is_broken),
+	KUNIT_CASE(rbtrace_reader_check_pages_bounded_on_a_corrupt_ring),
+	KUNIT_CASE(rbtrace_reader_wait_outlives_a_missed_wakeup),
 	KUNIT_CASE(rbtrace_reader_nmi_read_while_task_holds_swap_lock),
 	{}
 };
