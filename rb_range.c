@@ -176,7 +176,29 @@ void rb_range_reset_cpu(struct rb_cpu_buffer *cpu_buffer)
 
 /*
  * Validate one sub-buffer of a previous boot: its commit within the
- * page, every event decodes inside the commit, the stamps never go back.
+ * page, and from 0 to the commit only what the writer commits:
+ *
+ *  - events that decode inside the commit: at least 8 bytes, a multiple
+ *    of 4 (so a long event's array[0] >= 4: rbt_event_length() cannot
+ *    wrap), array[0] read only when the event has one;
+ *  - no null padding: rb_reset_tail() writes it at the end of a page
+ *    and moves write back over it, so it is never below a commit. Inside
+ *    one it would hide the bytes after it from this check, and a reader
+ *    that met it would stop the buffer (RB_WARN_ON);
+ *  - a time extend or an absolute stamp is followed, inside the commit,
+ *    by the event it stamps: a data event with delta 0 (rb_update_event()
+ *    writes its time in the stamp), or that event discarded (padding
+ *    with delta 1, rb_event_discard()). A stamp last before the commit
+ *    would have a reader take what lies past the commit, past the
+ *    sub-buffer on a full one, as its event.
+ *
+ * Stamps are not required to rise. Deltas cannot go back; an absolute
+ * stamp is the clock as the writer read it (FORCE, or absolute mode),
+ * which goes back when the clock steps back (rb_timestamp.h), and a
+ * discard takes 1 from the stamp in front of the event it pads. Neither
+ * tells a corrupt page from a good one, and a wrong stamp makes a reader
+ * print a wrong time, never read out of place.
+ *
  * Returns the number of data events (0 for an empty page), or -1 for a
  * page that must not be trusted.
  */
@@ -184,7 +206,7 @@ static long rb_range_check_page(struct rb_data_page *data, unsigned int size)
 {
 	unsigned long commit = local_read(&data->commit);
 	unsigned int pos = 0, len;
-	u64 ts = data->time_stamp;
+	bool stamped = false;	/* the last event was a stamp for the next */
 	long events = 0;
 
 	if (!commit)
@@ -194,11 +216,8 @@ static long rb_range_check_page(struct rb_data_page *data, unsigned int size)
 	while (pos < commit) {
 		struct rbt_event *event = (void *)data->data + pos;
 
-		if (commit - pos < RB_EVNT_HDR_SIZE)
+		if (commit - pos < RB_EVNT_HDR_SIZE || rb_null_event(event))
 			return -1;
-		/* A null padding ends the page's data. */
-		if (rb_null_event(event))
-			break;
 		/* Every other kind but small data has array[0]: read it only inside. */
 		if ((event->type_len > RB_TYPE_DATA_MAX || !event->type_len) &&
 		    commit - pos < RB_EVNT_MIN_SIZE)
@@ -207,25 +226,27 @@ static long rb_range_check_page(struct rb_data_page *data, unsigned int size)
 		if (len < RB_EVNT_MIN_SIZE || len % RB_ALIGNMENT || len > commit - pos)
 			return -1;
 		switch (event->type_len) {
-		case RB_TYPE_PADDING:
-			break;
 		case RB_TYPE_TIME_EXTEND:
-			ts += rb_event_time_stamp(event);
-			break;
 		case RB_TYPE_TIME_STAMP:
-			/* An absolute stamp before the last: time went back. */
-			if (rb_event_time_stamp(event) < (ts & RB_ABS_TS_MASK))
+			if (stamped)
 				return -1;
-			ts = rb_event_time_stamp(event);
+			stamped = true;
+			break;
+		case RB_TYPE_PADDING:
+			if (stamped && event->time_delta != 1)
+				return -1;
+			stamped = false;
 			break;
 		default:
-			ts += event->time_delta;
+			if (stamped && event->time_delta)
+				return -1;
+			stamped = false;
 			events++;
 			break;
 		}
 		pos += len;
 	}
-	return events;
+	return stamped ? -1 : events;
 }
 
 /*
