@@ -10,6 +10,7 @@
  *   header   PAGE_ALIGN(struct rb_range_hdr + nr_cpus positions)
  *   metadata two halves of RB_RANGE_META_HALF bytes: the client's
  *            (rbt_range_meta_write()), one of them current
+ *   (gap)    up to the sub-buffer size: sub-buffers are aligned to it
  *   CPU 0    nr_pages sub-buffers of PAGE_SIZE << order bytes
  *   CPU 1    ...
  *
@@ -31,7 +32,12 @@
 #include "rb_clock.h"
 
 #define RB_RANGE_MAGIC		0x50544252	/* "RBTP" */
-#define RB_RANGE_VERSION	2	/* 2: the metadata area */
+/*
+ * 2: the metadata area. Aligning the sub-buffers to their size needed no
+ * new version: hdr_size says where CPU 0's start, and a range whose
+ * hdr_size is not this load's is refused (rb_range_mismatch()).
+ */
+#define RB_RANGE_VERSION	2
 #define RB_RANGE_CLOCK_LEN	16
 #define RB_RANGE_META_HALF	8192
 
@@ -52,7 +58,7 @@ struct rb_range_cpu {
 struct rb_range_hdr {
 	u32			magic;
 	u32			version;
-	u32			hdr_size;	/* bytes before CPU 0's pages */
+	u32			hdr_size;	/* bytes before CPU 0's pages, aligned */
 	u32			nr_cpus;
 	u32			subbuf_bytes;	/* PAGE_SIZE << order */
 	u32			subbuf_order;
@@ -88,7 +94,7 @@ struct rb_range {
 	size_t			size;
 	void			*vaddr;
 	struct rb_range_hdr	*hdr;
-	size_t			hdr_size;	/* this kernel's, not the range's */
+	size_t			hdr_size;	/* this load's: CPU 0's pages, aligned */
 	size_t			subbuf_bytes;
 	unsigned int		nr_pages;
 	bool			restored;	/* a previous boot's data found */
@@ -110,7 +116,10 @@ static size_t rb_range_hdr_only(void)
 			  nr_cpu_ids * sizeof(struct rb_range_cpu));
 }
 
-/* Bytes before CPU 0's pages: the header and the two metadata halves. */
+/*
+ * The header and the two metadata halves: CPU 0's pages follow, at the
+ * next multiple of the sub-buffer size (rb_range_map()).
+ */
 static size_t rb_range_hdr_size(void)
 {
 	return rb_range_hdr_only() + 2 * RB_RANGE_META_HALF;
@@ -421,7 +430,15 @@ static const char *rb_range_mismatch(struct rb_range *range, unsigned int order)
 		return "no rbtrace header";
 	if (hdr->version != RB_RANGE_VERSION)
 		return "another layout version";
-	if (hdr->hdr_size != rb_range_hdr_size() || hdr->nr_cpus != nr_cpu_ids ||
+	/*
+	 * Sub-buffers at another offset: before they were aligned to their
+	 * size, CPU 0's followed the metadata directly. At order 0 the two
+	 * are one offset and such a range is read as any; above it, it is
+	 * refused rather than read at the wrong places.
+	 */
+	if (hdr->hdr_size != range->hdr_size)
+		return "sub-buffers at another offset (not aligned to their size)";
+	if (hdr->nr_cpus != nr_cpu_ids ||
 	    hdr->subbuf_order != order || hdr->subbuf_bytes != PAGE_SIZE << order ||
 	    hdr->nr_pages != range->nr_pages || hdr->page_size != PAGE_SIZE ||
 	    hdr->range_size != range->size)
@@ -436,7 +453,7 @@ static void rb_range_init_hdr(struct rb_range *range, unsigned int order)
 	/* The metadata halves too: both empty, half 0 current. */
 	memset(hdr, 0, rb_range_hdr_size());
 	hdr->version = RB_RANGE_VERSION;
-	hdr->hdr_size = rb_range_hdr_size();
+	hdr->hdr_size = range->hdr_size;
 	hdr->nr_cpus = nr_cpu_ids;
 	hdr->subbuf_bytes = PAGE_SIZE << order;
 	hdr->subbuf_order = order;
@@ -493,25 +510,44 @@ static int rb_range_die(struct notifier_block *nb, unsigned long event, void *da
  * in the memory map, as reserved memblock) is given back as the direct
  * map by memremap(); other ranges (memmap=SIZE$START) are mapped
  * write-back.
+ *
+ * CPU 0's first sub-buffer is the first address after the header and
+ * the metadata aligned to the sub-buffer size, and every sub-buffer after
+ * it is a whole number of sizes further: each one naturally aligned, as
+ * the page allocator's are. rb_event_index(), rb_try_to_discard() and
+ * rb_decrement_entry() find an event's sub-buffer by masking its address
+ * (ftrace aligns its range's sub-buffers the same way:
+ * rb_range_align_subbuf()). The alignment is of the virtual address,
+ * which is what they mask. It gives the same offset in the range every
+ * boot: the direct map keeps addresses congruent to the physical ones
+ * modulo far more than a sub-buffer, and an ioremap()ed range starts at
+ * an address aligned to its size rounded up to a power of two (capped at
+ * IOREMAP_MAX_ORDER, at least 512 KiB: the largest sub-buffer, order 7).
+ * The header records the offset (hdr_size); another one is another
+ * geometry.
  */
 static struct rb_range *rb_range_map(phys_addr_t start, size_t size,
 				     unsigned int order)
 {
-	size_t hdr = rb_range_hdr_size(), per_cpu;
+	size_t hdr = rb_range_hdr_size(), subbuf = PAGE_SIZE << order, per_cpu = 0;
 	struct rb_range *range;
 
 	if (!size || !PAGE_ALIGNED(start) || size <= hdr)
-		return NULL;
-	per_cpu = (size - hdr) / nr_cpu_ids / (PAGE_SIZE << order);
-	/* A reader page and a ring of two at least. */
-	if (per_cpu < 3 || per_cpu > U32_MAX)
 		return NULL;
 	range = kzalloc(sizeof(*range), GFP_KERNEL);
 	if (!range)
 		return NULL;
 	range->found = kcalloc(nr_cpu_ids, sizeof(*range->found), GFP_KERNEL);
 	range->vaddr = memremap(start, size, MEMREMAP_WB);
-	if (!range->found || !range->vaddr) {
+	if (range->vaddr) {
+		hdr = PTR_ALIGN(range->vaddr + hdr, subbuf) - range->vaddr;
+		if (hdr < size)
+			per_cpu = (size - hdr) / nr_cpu_ids / subbuf;
+	}
+	/* A reader page and a ring of two at least. */
+	if (!range->found || !range->vaddr || per_cpu < 3 || per_cpu > U32_MAX) {
+		if (range->vaddr)
+			memunmap(range->vaddr);
 		kfree(range->found);
 		kfree(range);
 		return NULL;
@@ -520,7 +556,7 @@ static struct rb_range *rb_range_map(phys_addr_t start, size_t size,
 	range->size = size;
 	range->hdr = range->vaddr;
 	range->hdr_size = hdr;
-	range->subbuf_bytes = PAGE_SIZE << order;
+	range->subbuf_bytes = subbuf;
 	range->nr_pages = per_cpu;
 	return range;
 }
@@ -595,6 +631,9 @@ static void rb_range_report(struct rb_range *range, const char *why)
  * that a later boot reads the events up to there. Its size and sub-buffer
  * size are fixed (rbt_resize() and rbt_set_subbuf_order() refuse with
  * -EBUSY) and it cannot be mapped to user space (rbt_map(): -ENODEV).
+ *
+ * Sub-buffers are aligned to their size (the header and the metadata are
+ * followed by a gap up to it), so a range needs room for that too.
  *
  * Return: the buffer, freed with rbt_free(), or NULL for a range too small
  * for three sub-buffers per CPU, not page aligned, that cannot be mapped,

@@ -27,6 +27,9 @@
  *    page, with no WARN and no event longer than a sub-buffer.
  *  - What writers do write is kept: an absolute stamp a discard took 1
  *    from, one behind the running time after the clock stepped back.
+ *  - Order 1: sub-buffers aligned to their size, so that a discard finds
+ *    its page (rb_event_index() masks the address); an older layout that
+ *    did not align them is refused cleanly.
  */
 #include <kunit/test.h>
 #include <linux/gfp.h>
@@ -611,6 +614,97 @@ static void rbtrace_range_stamps_back(struct kunit *test)
 	rbt_free(buf);
 }
 
+/*
+ * Sub-buffers of 8 KiB (order 1) in a range: each aligned to its size,
+ * as rb_event_index() and the discard paths find an event's page by
+ * masking its address. A discard of the last event gives its space back
+ * and recording stays on; the first event of a page too (rb_event_discard()
+ * takes the 1 from the page's stamp at index 0). The next attach reads
+ * every record.
+ */
+static void rbtrace_range_order1_discard(struct kunit *test)
+{
+	const unsigned long sub = PAGE_SIZE << 1;
+	struct rg_range r = rg_range(test);
+	int cpu = rbt_kunit_pin(test);
+	struct rbt_range_info info;
+	struct rbt_cpu_stats st;
+	struct rbt_buffer *buf;
+	struct rbt_event *ev;
+	u64 first = 0, last = 0, i;
+	unsigned long w0;
+
+	buf = rg_attach(test, &r, 1);
+	KUNIT_EXPECT_EQ(test, (unsigned long)rbt_cpu(buf, cpu)->reader_page->page & (sub - 1), 0UL);
+	KUNIT_EXPECT_EQ(test, (unsigned long)rbt_cpu(buf, cpu)->tail_page->page & (sub - 1), 0UL);
+
+	/* The first event of the page. */
+	ev = rbt_lock_reserve(buf, sizeof(struct rg_rec));
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	rbt_discard_commit(buf, ev);
+	KUNIT_EXPECT_EQ(test, rbt_tail_write(buf, cpu), 0UL);
+	for (i = 1; i <= 3; i++)
+		KUNIT_ASSERT_EQ(test, rg_write(buf, i), 0);
+	/* The last. */
+	w0 = rbt_tail_write(buf, cpu);
+	ev = rbt_lock_reserve(buf, sizeof(struct rg_rec));
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	rbt_discard_commit(buf, ev);
+
+	st = rbt_stats(test, buf, cpu);
+	KUNIT_EXPECT_EQ(test, st.discarded, 2ULL);
+	KUNIT_EXPECT_EQ(test, st.reclaimed, 2ULL);
+	KUNIT_EXPECT_EQ(test, rbt_tail_write(buf, cpu), w0);
+	KUNIT_EXPECT_EQ(test, st.entries, 3ULL);
+	KUNIT_EXPECT_TRUE(test, rbt_record_is_on(buf));
+	KUNIT_ASSERT_EQ(test, rg_write(buf, 4), 0);
+	rbt_free(buf);
+
+	buf = rg_attach(test, &r, 1);
+	info = rg_info(test, buf, cpu);
+	KUNIT_EXPECT_TRUE(test, info.restored);
+	KUNIT_EXPECT_EQ(test, info.pages_bad, 0UL);
+	KUNIT_EXPECT_EQ(test, rg_drain(test, buf, cpu, true, &first, &last), 4UL);
+	KUNIT_EXPECT_EQ(test, first, 1ULL);
+	KUNIT_EXPECT_EQ(test, last, 4ULL);
+	rbt_free(buf);
+}
+
+/*
+ * A range laid out before sub-buffers were aligned: CPU 0's pages right
+ * after the metadata (the header's hdr_size says where, its third word).
+ * At order 1 that is another place than this load's: refused cleanly,
+ * a fresh start, not pages read at the wrong offsets.
+ */
+static void rbtrace_range_old_layout(struct kunit *test)
+{
+	struct rg_range r = rg_range(test);
+	int cpu = rbt_kunit_pin(test);
+	struct rbt_buffer *buf;
+	u32 *hdr = page_address(r.pages);
+	u32 aligned;
+	u64 i;
+
+	buf = rg_attach(test, &r, 1);
+	for (i = 1; i <= 50; i++)
+		KUNIT_ASSERT_EQ(test, rg_write(buf, i), 0);
+	rbt_free(buf);
+	aligned = hdr[2];
+	KUNIT_EXPECT_EQ(test, aligned % (PAGE_SIZE << 1), 0U);
+	/*
+	 * The old hdr_size: the header (72 bytes and 16 a CPU) page aligned,
+	 * and the two 8 KiB metadata halves.
+	 */
+	hdr[2] = PAGE_ALIGN(72 + nr_cpu_ids * 16) + 2 * 8192;
+	KUNIT_ASSERT_NE(test, hdr[2], aligned);
+
+	buf = rg_attach(test, &r, 1);
+	KUNIT_EXPECT_FALSE(test, rg_info(test, buf, cpu).restored);
+	KUNIT_EXPECT_EQ(test, rbt_entries(buf), 0ULL);
+	KUNIT_EXPECT_EQ(test, rg_write(buf, 1), 0);
+	rbt_free(buf);
+}
+
 static int rbtrace_range_suite_init(struct kunit_suite *suite)
 {
 	return rbt_nest_init();
@@ -630,6 +724,8 @@ static struct kunit_case rbtrace_range_cases[] = {
 	KUNIT_CASE(rbtrace_range_meta),
 	KUNIT_CASE_PARAM(rbtrace_range_forged, rg_forges_gen_params),
 	KUNIT_CASE_PARAM(rbtrace_range_stamps_back, rg_backs_gen_params),
+	KUNIT_CASE(rbtrace_range_order1_discard),
+	KUNIT_CASE(rbtrace_range_old_layout),
 	{}
 };
 
