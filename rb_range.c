@@ -14,6 +14,9 @@
  *   CPU 0    nr_pages sub-buffers of PAGE_SIZE << order bytes
  *   CPU 1    ...
  *
+ * The declarations shared with rb_range_meta.c (the metadata area) are
+ * in rb_range.h.
+ *
  * Nothing here is on the write path of an ordinary buffer: writers note
  * positions in the header only when the commit page moves (once a
  * sub-buffer) and readers when they swap a page in, both behind a test of
@@ -30,105 +33,7 @@
 #include <linux/string.h>
 #include "rb_internal.h"
 #include "rb_clock.h"
-
-#define RB_RANGE_MAGIC		0x50544252	/* "RBTP" */
-/*
- * 2: the metadata area. Aligning the sub-buffers to their size needed no
- * new version: hdr_size says where CPU 0's start, and a range whose
- * hdr_size is not this load's is refused (rb_range_mismatch()).
- */
-#define RB_RANGE_VERSION	2
-#define RB_RANGE_CLOCK_LEN	16
-#define RB_RANGE_META_HALF	8192
-
-/*
- * Where a CPU's ring was, as sub-buffer indices in its part of the range,
- * noted as the buffer runs (the data itself is the sub-buffers' own
- * headers: their stamps and commit words). A later boot reports them;
- * the ring is rebuilt from the pages, which are what a crash leaves
- * consistent (see rb_range_cpu_pages()).
- */
-struct rb_range_cpu {
-	u32	head;
-	u32	commit;
-	u32	reader;
-	u32	pad;
-};
-
-struct rb_range_hdr {
-	u32			magic;
-	u32			version;
-	u32			hdr_size;	/* bytes before CPU 0's pages, aligned */
-	u32			nr_cpus;
-	u32			subbuf_bytes;	/* PAGE_SIZE << order */
-	u32			subbuf_order;
-	u32			nr_pages;	/* per CPU, the reader page included */
-	u32			page_size;
-	u64			range_size;
-	u64			kaslr_offset;	/* 0: not known to a module */
-	char			clock[RB_RANGE_CLOCK_LEN];
-	u32			meta_cur;	/* the metadata half that is valid */
-	u32			meta_pad;
-	struct rb_range_cpu	cpu[];
-};
-
-/* One half of the metadata area: the client's bytes, opaque here. */
-struct rb_range_meta {
-	u32	len;
-	u32	seq;		/* how many writes: the newer half */
-	u8	data[];
-};
-
-#define RB_RANGE_META_MAX	(RB_RANGE_META_HALF - sizeof(struct rb_range_meta))
-
-/* What a CPU's part held when the buffer was attached. */
-struct rb_range_found {
-	unsigned long	pages_data;
-	unsigned long	pages_bad;
-	unsigned long	events;
-	struct rb_range_cpu pos;
-};
-
-struct rb_range {
-	phys_addr_t		start;
-	size_t			size;
-	void			*vaddr;
-	struct rb_range_hdr	*hdr;
-	size_t			hdr_size;	/* this load's: CPU 0's pages, aligned */
-	size_t			subbuf_bytes;
-	unsigned int		nr_pages;
-	bool			restored;	/* a previous boot's data found */
-	atomic_t		old;		/* 1 while it is shown, writers refused */
-	struct rb_range_found	*found;		/* per CPU */
-	char			old_clock[RB_RANGE_CLOCK_LEN];	/* the data's */
-	void			*old_meta;	/* the data's metadata, a copy */
-	size_t			old_meta_len;
-	struct mutex		meta_lock;	/* serializes metadata writers */
-	struct rbt_buffer	*buffer;
-	struct notifier_block	panic_nb;
-	struct notifier_block	die_nb;
-};
-
-/* The header proper: the metadata area follows it. */
-static size_t rb_range_hdr_only(void)
-{
-	return PAGE_ALIGN(sizeof(struct rb_range_hdr) +
-			  nr_cpu_ids * sizeof(struct rb_range_cpu));
-}
-
-/*
- * The header and the two metadata halves: CPU 0's pages follow, at the
- * next multiple of the sub-buffer size (rb_range_map()).
- */
-static size_t rb_range_hdr_size(void)
-{
-	return rb_range_hdr_only() + 2 * RB_RANGE_META_HALF;
-}
-
-static struct rb_range_meta *rb_range_meta(struct rb_range *range, u32 half)
-{
-	return range->vaddr + rb_range_hdr_only() + half * RB_RANGE_META_HALF;
-}
+#include "rb_range.h"
 
 /* Sub-buffer @i of @cpu's part of the range. */
 static struct rb_data_page *rb_range_page(struct rb_range *range, int cpu,
@@ -324,7 +229,8 @@ static void rb_range_free_descs(struct rb_page **bpages, unsigned int n)
  * the ring changes could be caught half updated. A sub-buffer's stamp and
  * commit word are written by the writer in an order that leaves each
  * page consistent at every instruction (the commit word only grows over
- * complete events, smp_wmb() before it), so they are what is trusted.
+ * complete events, smp_wmb() before it: in the caches; for memory see
+ * rb_range_clean()), so they are what is trusted.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -450,6 +356,14 @@ static void rb_range_init_hdr(struct rb_range *range, unsigned int order)
 {
 	struct rb_range_hdr *hdr = range->hdr;
 
+	WRITE_ONCE(hdr->magic, 0);
+	rb_range_clean(&hdr->magic, sizeof(hdr->magic));
+	/*
+	 * An old magic (another geometry's header) goes first: no new field
+	 * may be found under it. The partner is the next boot's check of the
+	 * magic, as for the store of the new one below.
+	 */
+	smp_wmb();
 	/* The metadata halves too: both empty, half 0 current. */
 	memset(hdr, 0, rb_range_hdr_size());
 	hdr->version = RB_RANGE_VERSION;
@@ -465,14 +379,19 @@ static void rb_range_init_hdr(struct rb_range *range, unsigned int order)
 	 * the kernels we build for: 0 says "not recorded".
 	 */
 	hdr->kaslr_offset = 0;
+	rb_range_clean(hdr, rb_range_hdr_size());
 	/*
 	 * The magic last: a header is valid only once complete. Its partner
 	 * is no reader of this boot but the next boot's check of the magic
-	 * before the rest (rb_range_mismatch()): a panic between these
-	 * stores leaves no magic, never a magic over a half-made header.
+	 * before the rest (rb_range_mismatch()), through memory: the
+	 * smp_wmb() puts the header in the caches before the magic, the
+	 * clean (elsewhere than x86, see rb_range_clean()) in memory. A
+	 * crash between these stores leaves no magic, never a magic over a
+	 * half-made header.
 	 */
 	smp_wmb();
 	WRITE_ONCE(hdr->magic, RB_RANGE_MAGIC);
+	rb_range_clean(&hdr->magic, sizeof(hdr->magic));
 }
 
 /*
@@ -480,8 +399,10 @@ static void rb_range_init_hdr(struct rb_range *range, unsigned int order)
  * reads hold still from here, and note the positions once more. Writers
  * that passed their check already finish their event or are stopped by
  * the panic's NMI: either way each page stays consistent (its commit
- * word covers complete events only). On x86 write-back memory survives
- * a warm reset as it is; no cache flush is needed.
+ * word covers complete events only, each page's smp_wmb() before it).
+ * Then the range goes to memory (rb_range_clean(): nothing on x86; on a
+ * panic the other CPUs are stopped before the notifiers run, so the
+ * clean comes after their last store).
  */
 static void rb_range_stop(struct rb_range *range)
 {
@@ -490,6 +411,7 @@ static void rb_range_stop(struct rb_range *range)
 	rbt_record_off(range->buffer);
 	for_each_cpu(cpu, range->buffer->cpumask)
 		rb_range_note_commit(range->buffer->buffers[cpu]);
+	rb_range_clean(range->vaddr, range->size);
 }
 
 static int rb_range_panic(struct notifier_block *nb, unsigned long event, void *data)
@@ -569,27 +491,6 @@ static void rb_range_unmap(struct rb_range *range)
 	kfree(range);
 }
 
-/*
- * Keep a copy of the previous boot's metadata, the current half as its
- * last completed rbt_range_meta_write() left it: the partner of that
- * write's smp_wmb() is this read, a boot later. A half whose length does
- * not fit is no metadata (never trusted, as a bad page is not).
- */
-static void rb_range_take_meta(struct rb_range *range)
-{
-	u32 cur = READ_ONCE(range->hdr->meta_cur);
-	struct rb_range_meta *meta;
-
-	if (cur > 1)
-		return;
-	meta = rb_range_meta(range, cur);
-	if (!meta->len || meta->len > RB_RANGE_META_MAX)
-		return;
-	range->old_meta = kmemdup(meta->data, meta->len, GFP_KERNEL);
-	if (range->old_meta)
-		range->old_meta_len = meta->len;
-}
-
 static void rb_range_report(struct rb_range *range, const char *why)
 {
 	unsigned long data = 0, bad = 0, events = 0;
@@ -637,7 +538,8 @@ static void rb_range_report(struct rb_range *range, const char *why)
  *
  * Return: the buffer, freed with rbt_free(), or NULL for a range too small
  * for three sub-buffers per CPU, not page aligned, that cannot be mapped,
- * or a failed allocation.
+ * a failed allocation, or an architecture whose caches this file cannot
+ * clean to memory (see rb_range_clean()).
  */
 struct rbt_buffer *rbt_alloc_in(phys_addr_t start, size_t size,
 				unsigned int flags, unsigned int order)
@@ -648,6 +550,10 @@ struct rbt_buffer *rbt_alloc_in(phys_addr_t start, size_t size,
 
 	if (order > RB_MAX_ORDER)
 		return NULL;
+	if (!RB_RANGE_CAN_CLEAN) {
+		pr_warn_once("rbtrace: no cache clean on this architecture: no buffer in a memory range\n");
+		return NULL;
+	}
 	range = rb_range_map(start, size, order);
 	if (!range)
 		return NULL;
@@ -785,103 +691,6 @@ bool rbt_in_range(struct rbt_buffer *buffer)
 	return buffer->range;
 }
 EXPORT_SYMBOL_GPL(rbt_in_range);
-
-/**
- * rbt_range_meta_size - room for the client's metadata in a range buffer
- * @buffer: the buffer
- *
- * A range keeps a few KiB of the client's own bytes beside the data (what
- * a later boot needs to decode it: addresses, names of event types...),
- * opaque to the ring buffer: rbt_range_meta_write() stores them,
- * rbt_range_meta_read() gives a later boot the last complete write.
- *
- * Return: the most bytes rbt_range_meta_write() takes; 0 for a buffer not
- * from rbt_alloc_in().
- */
-size_t rbt_range_meta_size(struct rbt_buffer *buffer)
-{
-	return buffer->range ? RB_RANGE_META_MAX : 0;
-}
-EXPORT_SYMBOL_GPL(rbt_range_meta_size);
-
-/**
- * rbt_range_meta_write - store the client's metadata for a later boot
- * @buffer: a buffer of rbt_alloc_in()
- * @data: the bytes
- * @len: how many, at most rbt_range_meta_size()
- *
- * Crash-consistent: the bytes go to the half of the area that is not
- * current, then the index flips to it after an smp_wmb(). A crash or a
- * panic at any point leaves the current half whole, the previous write's
- * or this one's. While the previous boot's data is shown (until
- * rbt_reset()) its metadata is kept: the area describes the data in the
- * range, and a reboot before the reset must find the two together.
- * Sleeps (a mutex serializes writers).
- *
- * Return: 0; -EINVAL for a buffer not from rbt_alloc_in(), -E2BIG for
- * @len too long, -EBUSY while the previous boot's data is shown.
- */
-int rbt_range_meta_write(struct rbt_buffer *buffer, const void *data, size_t len)
-{
-	struct rb_range *range = buffer->range;
-	struct rb_range_meta *cur, *next;
-	u32 idx;
-
-	if (!range)
-		return -EINVAL;
-	if (len > RB_RANGE_META_MAX)
-		return -E2BIG;
-	mutex_lock(&range->meta_lock);
-	if (atomic_read(&range->old)) {
-		mutex_unlock(&range->meta_lock);
-		return -EBUSY;
-	}
-	idx = READ_ONCE(range->hdr->meta_cur) & 1;
-	cur = rb_range_meta(range, idx);
-	next = rb_range_meta(range, !idx);
-	/*A: the half nobody trusts now */
-	memcpy(next->data, data, len);
-	next->len = len;
-	next->seq = cur->seq + 1;
-	/*
-	 *B: then the index. Its partner is no reader of this boot but the
-	 * next boot's read of the index before the half
-	 * (rb_range_take_meta()): a panic before this store leaves the old
-	 * half current, never the index on a half-written one.
-	 */
-	smp_wmb();
-	WRITE_ONCE(range->hdr->meta_cur, !idx);
-	mutex_unlock(&range->meta_lock);
-	return 0;
-}
-EXPORT_SYMBOL_GPL(rbt_range_meta_write);
-
-/**
- * rbt_range_meta_read - the previous boot's metadata
- * @buffer: a buffer of rbt_alloc_in()
- * @data: where to copy it
- * @len: room at @data
- *
- * What the last complete rbt_range_meta_write() of the boot whose data
- * the range held stored, as found when @buffer was allocated (a copy:
- * this boot's writes do not change it).
- *
- * Return: its length (min() of it and @len is copied); -EINVAL for a
- * buffer not from rbt_alloc_in(), -ENOENT if the range held no data of a
- * previous boot or no metadata.
- */
-ssize_t rbt_range_meta_read(struct rbt_buffer *buffer, void *data, size_t len)
-{
-	struct rb_range *range = buffer->range;
-
-	if (!range)
-		return -EINVAL;
-	if (!range->old_meta)
-		return -ENOENT;
-	memcpy(data, range->old_meta, min(len, range->old_meta_len));
-	return range->old_meta_len;
-}
-EXPORT_SYMBOL_GPL(rbt_range_meta_read);
 
 #ifdef RBTRACE_TEST_HOOKS
 /**
