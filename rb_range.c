@@ -10,8 +10,12 @@
  *   header   PAGE_ALIGN(struct rb_range_hdr + nr_cpus positions)
  *   metadata two halves of RB_RANGE_META_HALF bytes: the client's
  *            (rbt_range_meta_write()), one of them current
+ *   (gap)    up to the sub-buffer size: sub-buffers are aligned to it
  *   CPU 0    nr_pages sub-buffers of PAGE_SIZE << order bytes
  *   CPU 1    ...
+ *
+ * The declarations shared with rb_range_meta.c (the metadata area) are
+ * in rb_range.h.
  *
  * Nothing here is on the write path of an ordinary buffer: writers note
  * positions in the header only when the commit page moves (once a
@@ -29,97 +33,7 @@
 #include <linux/string.h>
 #include "rb_internal.h"
 #include "rb_clock.h"
-
-#define RB_RANGE_MAGIC		0x50544252	/* "RBTP" */
-#define RB_RANGE_VERSION	2	/* 2: the metadata area */
-#define RB_RANGE_CLOCK_LEN	16
-#define RB_RANGE_META_HALF	8192
-
-/*
- * Where a CPU's ring was, as sub-buffer indices in its part of the range,
- * noted as the buffer runs (the data itself is the sub-buffers' own
- * headers: their stamps and commit words). A later boot reports them;
- * the ring is rebuilt from the pages, which are what a crash leaves
- * consistent (see rb_range_cpu_pages()).
- */
-struct rb_range_cpu {
-	u32	head;
-	u32	commit;
-	u32	reader;
-	u32	pad;
-};
-
-struct rb_range_hdr {
-	u32			magic;
-	u32			version;
-	u32			hdr_size;	/* bytes before CPU 0's pages */
-	u32			nr_cpus;
-	u32			subbuf_bytes;	/* PAGE_SIZE << order */
-	u32			subbuf_order;
-	u32			nr_pages;	/* per CPU, the reader page included */
-	u32			page_size;
-	u64			range_size;
-	u64			kaslr_offset;	/* 0: not known to a module */
-	char			clock[RB_RANGE_CLOCK_LEN];
-	u32			meta_cur;	/* the metadata half that is valid */
-	u32			meta_pad;
-	struct rb_range_cpu	cpu[];
-};
-
-/* One half of the metadata area: the client's bytes, opaque here. */
-struct rb_range_meta {
-	u32	len;
-	u32	seq;		/* how many writes: the newer half */
-	u8	data[];
-};
-
-#define RB_RANGE_META_MAX	(RB_RANGE_META_HALF - sizeof(struct rb_range_meta))
-
-/* What a CPU's part held when the buffer was attached. */
-struct rb_range_found {
-	unsigned long	pages_data;
-	unsigned long	pages_bad;
-	unsigned long	events;
-	struct rb_range_cpu pos;
-};
-
-struct rb_range {
-	phys_addr_t		start;
-	size_t			size;
-	void			*vaddr;
-	struct rb_range_hdr	*hdr;
-	size_t			hdr_size;	/* this kernel's, not the range's */
-	size_t			subbuf_bytes;
-	unsigned int		nr_pages;
-	bool			restored;	/* a previous boot's data found */
-	atomic_t		old;		/* 1 while it is shown, writers refused */
-	struct rb_range_found	*found;		/* per CPU */
-	char			old_clock[RB_RANGE_CLOCK_LEN];	/* the data's */
-	void			*old_meta;	/* the data's metadata, a copy */
-	size_t			old_meta_len;
-	struct mutex		meta_lock;	/* serializes metadata writers */
-	struct rbt_buffer	*buffer;
-	struct notifier_block	panic_nb;
-	struct notifier_block	die_nb;
-};
-
-/* The header proper: the metadata area follows it. */
-static size_t rb_range_hdr_only(void)
-{
-	return PAGE_ALIGN(sizeof(struct rb_range_hdr) +
-			  nr_cpu_ids * sizeof(struct rb_range_cpu));
-}
-
-/* Bytes before CPU 0's pages: the header and the two metadata halves. */
-static size_t rb_range_hdr_size(void)
-{
-	return rb_range_hdr_only() + 2 * RB_RANGE_META_HALF;
-}
-
-static struct rb_range_meta *rb_range_meta(struct rb_range *range, u32 half)
-{
-	return range->vaddr + rb_range_hdr_only() + half * RB_RANGE_META_HALF;
-}
+#include "rb_range.h"
 
 /* Sub-buffer @i of @cpu's part of the range. */
 static struct rb_data_page *rb_range_page(struct rb_range *range, int cpu,
@@ -176,7 +90,29 @@ void rb_range_reset_cpu(struct rb_cpu_buffer *cpu_buffer)
 
 /*
  * Validate one sub-buffer of a previous boot: its commit within the
- * page, every event decodes inside the commit, the stamps never go back.
+ * page, and from 0 to the commit only what the writer commits:
+ *
+ *  - events that decode inside the commit: at least 8 bytes, a multiple
+ *    of 4 (so a long event's array[0] >= 4: rbt_event_length() cannot
+ *    wrap), array[0] read only when the event has one;
+ *  - no null padding: rb_reset_tail() writes it at the end of a page
+ *    and moves write back over it, so it is never below a commit. Inside
+ *    one it would hide the bytes after it from this check, and a reader
+ *    that met it would stop the buffer (RB_WARN_ON);
+ *  - a time extend or an absolute stamp is followed, inside the commit,
+ *    by the event it stamps: a data event with delta 0 (rb_update_event()
+ *    writes its time in the stamp), or that event discarded (padding
+ *    with delta 1, rb_event_discard()). A stamp last before the commit
+ *    would have a reader take what lies past the commit, past the
+ *    sub-buffer on a full one, as its event.
+ *
+ * Stamps are not required to rise. Deltas cannot go back; an absolute
+ * stamp is the clock as the writer read it (FORCE, or absolute mode),
+ * which goes back when the clock steps back (rb_timestamp.h), and a
+ * discard takes 1 from the stamp in front of the event it pads. Neither
+ * tells a corrupt page from a good one, and a wrong stamp makes a reader
+ * print a wrong time, never read out of place.
+ *
  * Returns the number of data events (0 for an empty page), or -1 for a
  * page that must not be trusted.
  */
@@ -184,7 +120,7 @@ static long rb_range_check_page(struct rb_data_page *data, unsigned int size)
 {
 	unsigned long commit = local_read(&data->commit);
 	unsigned int pos = 0, len;
-	u64 ts = data->time_stamp;
+	bool stamped = false;	/* the last event was a stamp for the next */
 	long events = 0;
 
 	if (!commit)
@@ -194,11 +130,8 @@ static long rb_range_check_page(struct rb_data_page *data, unsigned int size)
 	while (pos < commit) {
 		struct rbt_event *event = (void *)data->data + pos;
 
-		if (commit - pos < RB_EVNT_HDR_SIZE)
+		if (commit - pos < RB_EVNT_HDR_SIZE || rb_null_event(event))
 			return -1;
-		/* A null padding ends the page's data. */
-		if (rb_null_event(event))
-			break;
 		/* Every other kind but small data has array[0]: read it only inside. */
 		if ((event->type_len > RB_TYPE_DATA_MAX || !event->type_len) &&
 		    commit - pos < RB_EVNT_MIN_SIZE)
@@ -207,25 +140,27 @@ static long rb_range_check_page(struct rb_data_page *data, unsigned int size)
 		if (len < RB_EVNT_MIN_SIZE || len % RB_ALIGNMENT || len > commit - pos)
 			return -1;
 		switch (event->type_len) {
-		case RB_TYPE_PADDING:
-			break;
 		case RB_TYPE_TIME_EXTEND:
-			ts += rb_event_time_stamp(event);
-			break;
 		case RB_TYPE_TIME_STAMP:
-			/* An absolute stamp before the last: time went back. */
-			if (rb_event_time_stamp(event) < (ts & RB_ABS_TS_MASK))
+			if (stamped)
 				return -1;
-			ts = rb_event_time_stamp(event);
+			stamped = true;
+			break;
+		case RB_TYPE_PADDING:
+			if (stamped && event->time_delta != 1)
+				return -1;
+			stamped = false;
 			break;
 		default:
-			ts += event->time_delta;
+			if (stamped && event->time_delta)
+				return -1;
+			stamped = false;
 			events++;
 			break;
 		}
 		pos += len;
 	}
-	return events;
+	return stamped ? -1 : events;
 }
 
 /*
@@ -294,7 +229,8 @@ static void rb_range_free_descs(struct rb_page **bpages, unsigned int n)
  * the ring changes could be caught half updated. A sub-buffer's stamp and
  * commit word are written by the writer in an order that leaves each
  * page consistent at every instruction (the commit word only grows over
- * complete events, smp_wmb() before it), so they are what is trusted.
+ * complete events, smp_wmb() before it: in the caches; for memory see
+ * rb_range_clean()), so they are what is trusted.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -400,7 +336,15 @@ static const char *rb_range_mismatch(struct rb_range *range, unsigned int order)
 		return "no rbtrace header";
 	if (hdr->version != RB_RANGE_VERSION)
 		return "another layout version";
-	if (hdr->hdr_size != rb_range_hdr_size() || hdr->nr_cpus != nr_cpu_ids ||
+	/*
+	 * Sub-buffers at another offset: before they were aligned to their
+	 * size, CPU 0's followed the metadata directly. At order 0 the two
+	 * are one offset and such a range is read as any; above it, it is
+	 * refused rather than read at the wrong places.
+	 */
+	if (hdr->hdr_size != range->hdr_size)
+		return "sub-buffers at another offset (not aligned to their size)";
+	if (hdr->nr_cpus != nr_cpu_ids ||
 	    hdr->subbuf_order != order || hdr->subbuf_bytes != PAGE_SIZE << order ||
 	    hdr->nr_pages != range->nr_pages || hdr->page_size != PAGE_SIZE ||
 	    hdr->range_size != range->size)
@@ -412,10 +356,18 @@ static void rb_range_init_hdr(struct rb_range *range, unsigned int order)
 {
 	struct rb_range_hdr *hdr = range->hdr;
 
+	WRITE_ONCE(hdr->magic, 0);
+	rb_range_clean(&hdr->magic, sizeof(hdr->magic));
+	/*
+	 * An old magic (another geometry's header) goes first: no new field
+	 * may be found under it. The partner is the next boot's check of the
+	 * magic, as for the store of the new one below.
+	 */
+	smp_wmb();
 	/* The metadata halves too: both empty, half 0 current. */
 	memset(hdr, 0, rb_range_hdr_size());
 	hdr->version = RB_RANGE_VERSION;
-	hdr->hdr_size = rb_range_hdr_size();
+	hdr->hdr_size = range->hdr_size;
 	hdr->nr_cpus = nr_cpu_ids;
 	hdr->subbuf_bytes = PAGE_SIZE << order;
 	hdr->subbuf_order = order;
@@ -427,14 +379,19 @@ static void rb_range_init_hdr(struct rb_range *range, unsigned int order)
 	 * the kernels we build for: 0 says "not recorded".
 	 */
 	hdr->kaslr_offset = 0;
+	rb_range_clean(hdr, rb_range_hdr_size());
 	/*
 	 * The magic last: a header is valid only once complete. Its partner
 	 * is no reader of this boot but the next boot's check of the magic
-	 * before the rest (rb_range_mismatch()): a panic between these
-	 * stores leaves no magic, never a magic over a half-made header.
+	 * before the rest (rb_range_mismatch()), through memory: the
+	 * smp_wmb() puts the header in the caches before the magic, the
+	 * clean (elsewhere than x86, see rb_range_clean()) in memory. A
+	 * crash between these stores leaves no magic, never a magic over a
+	 * half-made header.
 	 */
 	smp_wmb();
 	WRITE_ONCE(hdr->magic, RB_RANGE_MAGIC);
+	rb_range_clean(&hdr->magic, sizeof(hdr->magic));
 }
 
 /*
@@ -442,8 +399,10 @@ static void rb_range_init_hdr(struct rb_range *range, unsigned int order)
  * reads hold still from here, and note the positions once more. Writers
  * that passed their check already finish their event or are stopped by
  * the panic's NMI: either way each page stays consistent (its commit
- * word covers complete events only). On x86 write-back memory survives
- * a warm reset as it is; no cache flush is needed.
+ * word covers complete events only, each page's smp_wmb() before it).
+ * Then the range goes to memory (rb_range_clean(): nothing on x86; on a
+ * panic the other CPUs are stopped before the notifiers run, so the
+ * clean comes after their last store).
  */
 static void rb_range_stop(struct rb_range *range)
 {
@@ -452,6 +411,7 @@ static void rb_range_stop(struct rb_range *range)
 	rbt_record_off(range->buffer);
 	for_each_cpu(cpu, range->buffer->cpumask)
 		rb_range_note_commit(range->buffer->buffers[cpu]);
+	rb_range_clean(range->vaddr, range->size);
 }
 
 static int rb_range_panic(struct notifier_block *nb, unsigned long event, void *data)
@@ -472,25 +432,44 @@ static int rb_range_die(struct notifier_block *nb, unsigned long event, void *da
  * in the memory map, as reserved memblock) is given back as the direct
  * map by memremap(); other ranges (memmap=SIZE$START) are mapped
  * write-back.
+ *
+ * CPU 0's first sub-buffer is the first address after the header and
+ * the metadata aligned to the sub-buffer size, and every sub-buffer after
+ * it is a whole number of sizes further: each one naturally aligned, as
+ * the page allocator's are. rb_event_index(), rb_try_to_discard() and
+ * rb_decrement_entry() find an event's sub-buffer by masking its address
+ * (ftrace aligns its range's sub-buffers the same way:
+ * rb_range_align_subbuf()). The alignment is of the virtual address,
+ * which is what they mask. It gives the same offset in the range every
+ * boot: the direct map keeps addresses congruent to the physical ones
+ * modulo far more than a sub-buffer, and an ioremap()ed range starts at
+ * an address aligned to its size rounded up to a power of two (capped at
+ * IOREMAP_MAX_ORDER, at least 512 KiB: the largest sub-buffer, order 7).
+ * The header records the offset (hdr_size); another one is another
+ * geometry.
  */
 static struct rb_range *rb_range_map(phys_addr_t start, size_t size,
 				     unsigned int order)
 {
-	size_t hdr = rb_range_hdr_size(), per_cpu;
+	size_t hdr = rb_range_hdr_size(), subbuf = PAGE_SIZE << order, per_cpu = 0;
 	struct rb_range *range;
 
 	if (!size || !PAGE_ALIGNED(start) || size <= hdr)
-		return NULL;
-	per_cpu = (size - hdr) / nr_cpu_ids / (PAGE_SIZE << order);
-	/* A reader page and a ring of two at least. */
-	if (per_cpu < 3 || per_cpu > U32_MAX)
 		return NULL;
 	range = kzalloc(sizeof(*range), GFP_KERNEL);
 	if (!range)
 		return NULL;
 	range->found = kcalloc(nr_cpu_ids, sizeof(*range->found), GFP_KERNEL);
 	range->vaddr = memremap(start, size, MEMREMAP_WB);
-	if (!range->found || !range->vaddr) {
+	if (range->vaddr) {
+		hdr = PTR_ALIGN(range->vaddr + hdr, subbuf) - range->vaddr;
+		if (hdr < size)
+			per_cpu = (size - hdr) / nr_cpu_ids / subbuf;
+	}
+	/* A reader page and a ring of two at least. */
+	if (!range->found || !range->vaddr || per_cpu < 3 || per_cpu > U32_MAX) {
+		if (range->vaddr)
+			memunmap(range->vaddr);
 		kfree(range->found);
 		kfree(range);
 		return NULL;
@@ -499,7 +478,7 @@ static struct rb_range *rb_range_map(phys_addr_t start, size_t size,
 	range->size = size;
 	range->hdr = range->vaddr;
 	range->hdr_size = hdr;
-	range->subbuf_bytes = PAGE_SIZE << order;
+	range->subbuf_bytes = subbuf;
 	range->nr_pages = per_cpu;
 	return range;
 }
@@ -510,27 +489,6 @@ static void rb_range_unmap(struct rb_range *range)
 	memunmap(range->vaddr);
 	kfree(range->found);
 	kfree(range);
-}
-
-/*
- * Keep a copy of the previous boot's metadata, the current half as its
- * last completed rbt_range_meta_write() left it: the partner of that
- * write's smp_wmb() is this read, a boot later. A half whose length does
- * not fit is no metadata (never trusted, as a bad page is not).
- */
-static void rb_range_take_meta(struct rb_range *range)
-{
-	u32 cur = READ_ONCE(range->hdr->meta_cur);
-	struct rb_range_meta *meta;
-
-	if (cur > 1)
-		return;
-	meta = rb_range_meta(range, cur);
-	if (!meta->len || meta->len > RB_RANGE_META_MAX)
-		return;
-	range->old_meta = kmemdup(meta->data, meta->len, GFP_KERNEL);
-	if (range->old_meta)
-		range->old_meta_len = meta->len;
 }
 
 static void rb_range_report(struct rb_range *range, const char *why)
@@ -575,9 +533,13 @@ static void rb_range_report(struct rb_range *range, const char *why)
  * size are fixed (rbt_resize() and rbt_set_subbuf_order() refuse with
  * -EBUSY) and it cannot be mapped to user space (rbt_map(): -ENODEV).
  *
+ * Sub-buffers are aligned to their size (the header and the metadata are
+ * followed by a gap up to it), so a range needs room for that too.
+ *
  * Return: the buffer, freed with rbt_free(), or NULL for a range too small
  * for three sub-buffers per CPU, not page aligned, that cannot be mapped,
- * or a failed allocation.
+ * a failed allocation, or an architecture whose caches this file cannot
+ * clean to memory (see rb_range_clean()).
  */
 struct rbt_buffer *rbt_alloc_in(phys_addr_t start, size_t size,
 				unsigned int flags, unsigned int order)
@@ -588,6 +550,10 @@ struct rbt_buffer *rbt_alloc_in(phys_addr_t start, size_t size,
 
 	if (order > RB_MAX_ORDER)
 		return NULL;
+	if (!RB_RANGE_CAN_CLEAN) {
+		pr_warn_once("rbtrace: no cache clean on this architecture: no buffer in a memory range\n");
+		return NULL;
+	}
 	range = rb_range_map(start, size, order);
 	if (!range)
 		return NULL;
@@ -725,103 +691,6 @@ bool rbt_in_range(struct rbt_buffer *buffer)
 	return buffer->range;
 }
 EXPORT_SYMBOL_GPL(rbt_in_range);
-
-/**
- * rbt_range_meta_size - room for the client's metadata in a range buffer
- * @buffer: the buffer
- *
- * A range keeps a few KiB of the client's own bytes beside the data (what
- * a later boot needs to decode it: addresses, names of event types...),
- * opaque to the ring buffer: rbt_range_meta_write() stores them,
- * rbt_range_meta_read() gives a later boot the last complete write.
- *
- * Return: the most bytes rbt_range_meta_write() takes; 0 for a buffer not
- * from rbt_alloc_in().
- */
-size_t rbt_range_meta_size(struct rbt_buffer *buffer)
-{
-	return buffer->range ? RB_RANGE_META_MAX : 0;
-}
-EXPORT_SYMBOL_GPL(rbt_range_meta_size);
-
-/**
- * rbt_range_meta_write - store the client's metadata for a later boot
- * @buffer: a buffer of rbt_alloc_in()
- * @data: the bytes
- * @len: how many, at most rbt_range_meta_size()
- *
- * Crash-consistent: the bytes go to the half of the area that is not
- * current, then the index flips to it after an smp_wmb(). A crash or a
- * panic at any point leaves the current half whole, the previous write's
- * or this one's. While the previous boot's data is shown (until
- * rbt_reset()) its metadata is kept: the area describes the data in the
- * range, and a reboot before the reset must find the two together.
- * Sleeps (a mutex serializes writers).
- *
- * Return: 0; -EINVAL for a buffer not from rbt_alloc_in(), -E2BIG for
- * @len too long, -EBUSY while the previous boot's data is shown.
- */
-int rbt_range_meta_write(struct rbt_buffer *buffer, const void *data, size_t len)
-{
-	struct rb_range *range = buffer->range;
-	struct rb_range_meta *cur, *next;
-	u32 idx;
-
-	if (!range)
-		return -EINVAL;
-	if (len > RB_RANGE_META_MAX)
-		return -E2BIG;
-	mutex_lock(&range->meta_lock);
-	if (atomic_read(&range->old)) {
-		mutex_unlock(&range->meta_lock);
-		return -EBUSY;
-	}
-	idx = READ_ONCE(range->hdr->meta_cur) & 1;
-	cur = rb_range_meta(range, idx);
-	next = rb_range_meta(range, !idx);
-	/*A: the half nobody trusts now */
-	memcpy(next->data, data, len);
-	next->len = len;
-	next->seq = cur->seq + 1;
-	/*
-	 *B: then the index. Its partner is no reader of this boot but the
-	 * next boot's read of the index before the half
-	 * (rb_range_take_meta()): a panic before this store leaves the old
-	 * half current, never the index on a half-written one.
-	 */
-	smp_wmb();
-	WRITE_ONCE(range->hdr->meta_cur, !idx);
-	mutex_unlock(&range->meta_lock);
-	return 0;
-}
-EXPORT_SYMBOL_GPL(rbt_range_meta_write);
-
-/**
- * rbt_range_meta_read - the previous boot's metadata
- * @buffer: a buffer of rbt_alloc_in()
- * @data: where to copy it
- * @len: room at @data
- *
- * What the last complete rbt_range_meta_write() of the boot whose data
- * the range held stored, as found when @buffer was allocated (a copy:
- * this boot's writes do not change it).
- *
- * Return: its length (min() of it and @len is copied); -EINVAL for a
- * buffer not from rbt_alloc_in(), -ENOENT if the range held no data of a
- * previous boot or no metadata.
- */
-ssize_t rbt_range_meta_read(struct rbt_buffer *buffer, void *data, size_t len)
-{
-	struct rb_range *range = buffer->range;
-
-	if (!range)
-		return -EINVAL;
-	if (!range->old_meta)
-		return -ENOENT;
-	memcpy(data, range->old_meta, min(len, range->old_meta_len));
-	return range->old_meta_len;
-}
-EXPORT_SYMBOL_GPL(rbt_range_meta_read);
 
 #ifdef RBTRACE_TEST_HOOKS
 /**
