@@ -194,6 +194,7 @@ static int rbtr_kev_mod_notify(struct notifier_block *nb, unsigned long state, v
 		} else if (state == MODULE_STATE_GOING) {
 			rbtr_kev_mod_going(mod);
 		}
+	}
 	mutex_unlock(&rbtr_kev_mod_mutex);
 	return NOTIFY_OK;
 }
