@@ -43,7 +43,7 @@
 # events take the next ones: each old id of the module's is another
 # event's now. Boot 2 checks that the old records decode by the previous
 # boot's event table (last_boot_info's "# event ID SYSTEM:NAME"): as
-# "Unknown type 0" while the module is not loaded, as their own events
+# "Unknown type" while the module is not loaded, as their own events
 # once it is; and that the old pointers print as boot 1's addresses,
 # never followed (no ":string").
 # Every boot's kernel log is scanned by qemu-run (up to the crash).
@@ -114,6 +114,7 @@ record_events() {
 		echo 0 >$D/events/$TP_SYS/$ev/enable
 		echo "$ev $(cat $D/events/$TP_SYS/$ev/id)" >>"$R/persist.ids1"
 	done
+	[ "$(grep -c ': rbtt_' $D/trace)" = 4 ] || fail "boot 1: not 4 rbtt_ records: $(grep -v ': [ab][01] [0-9]*$' $D/trace | tail -5)"
 	[ -e $D/events/rcu/rcu_utilization/enable ] || fail "no rcu:rcu_utilization in rbtrace"
 	echo 1 >$D/events/rcu/rcu_utilization/enable || fail "enabling rcu_utilization"
 	sleep 0.5
@@ -125,21 +126,20 @@ record_events() {
 }
 
 # check_events_unknown: before the module is loaded, none of its old
-# records decodes: 4 records print as "Unknown type 0", no rbtt_ line.
+# records decodes: 4 records print as "Unknown type N", no rbtt_ line.
 check_events_unknown() {
 	local n
 	n=$(grep -c 'rbtt_' $D/trace) || true
 	[ "$n" = 0 ] || fail "old records decoded as rbtt_ events with no module loaded: $(grep -m2 rbtt_ $D/trace)"
-	n=$(grep -c ': Unknown type 0$' $D/trace) || true
-	[ "$n" = 4 ] || fail "$n old records print as 'Unknown type 0', expected 4: $(grep -m4 'Unknown type' $D/trace)"
-	say "the module's 4 old records print as Unknown type 0 while it is not loaded"
+	n=$(grep -cE ': Unknown type [0-9]+$' $D/trace) || true
+	[ "$n" = 4 ] || fail "$n old records print as 'Unknown type', expected 4: $(grep -m4 'Unknown type' $D/trace) (other records: $(grep -v '^#' $D/trace | grep -v ': a[01] [0-9]*$' | grep -v rcu_utilization | head -8))"
+	say "the module's 4 old records print as $(grep -m1 -oE 'Unknown type [0-9]+$' $D/trace) while it is not loaded"
 }
 
 # check_events: the module loaded (its ids not boot 1's): the old
-# records decode as their own events; rcu_utilization's old pointers
-# print as addresses of boot 1.
+# records decode as their own events.
 check_events() {
-	local tp ev old now others got want bad
+	local tp ev old now others got want
 	tp=$(tp_ko)
 	insmod "$tp" || fail "insmod $tp"
 	others=
@@ -159,6 +159,13 @@ rbtt_count: total=0x3 (3)"
 	[ "$got" = "$want" ] || fail "the module's old records: '$(echo "$got" | tr '\n' '|')', expected '$(echo "$want" | tr '\n' '|')'"
 	! grep -q 'Unknown type' $D/trace || fail "old records left unknown: $(grep -m2 'Unknown type' $D/trace)"
 	say "the module's old records decode as their own events under their new ids"
+	echo "-:kprobes/rbtr_persist_shift" >>$K/kprobe_events || fail "removing the kprobe event"
+}
+
+# check_old_ptrs: rcu_utilization's old pointers print as addresses of
+# boot 1, not followed into this boot's memory.
+check_old_ptrs() {
+	local got bad
 	got=$(grep -o 'rcu_utilization: .*' $D/trace)
 	[ -n "$got" ] || fail "no old rcu_utilization record"
 	bad=$(echo "$got" | grep -v -m1 -E '^rcu_utilization: s=\(0x[0-9a-f]+\)$') || true
@@ -166,7 +173,6 @@ rbtt_count: total=0x3 (3)"
 	bad=$(echo "$got" | sed 's/.*(0x//; s/)$//' | sort -u | comm -23 - "$R/persist.ptrs1" | head -1)
 	[ -z "$bad" ] || fail "old rcu_utilization address $bad is not one of boot 1's: $(tr '\n' ' ' <"$R/persist.ptrs1")"
 	say "$(echo "$got" | wc -l) old rcu_utilization records: boot 1's addresses, not followed"
-	echo "-:kprobes/rbtr_persist_shift" >>$K/kprobe_events || fail "removing the kprobe event"
 }
 
 text_now() { awk '$3 == "_text" { print $1; exit }' /proc/kallsyms; }
@@ -211,12 +217,13 @@ case $stage in
 	# An event enabled for a moment: the metadata keeps it.
 	echo 1 >$D/events/sched/sched_process_fork/enable || fail "enabling sched_process_fork"
 	echo 0 >$D/events/sched/sched_process_fork/enable
-	rm -f "$R/persist.ids1"
-	record_events
 	if [ "$functions" = 1 ]; then
 		echo $FN >$D/set_ftrace_filter || fail "set_ftrace_filter $FN"
 		echo function >$D/current_tracer || fail "current_tracer function"
 	fi
+	# After the tracer's change, which empties the buffer.
+	rm -f "$R/persist.ids1"
+	record_events
 	record a
 	check_all a 0
 	check_all a 1
@@ -242,6 +249,7 @@ case $stage in
 	check_marker_sym a 1
 	grep -qE '^# event [0-9]+ sched:sched_process_fork$' $D/last_boot_info ||
 		fail "last_boot_info: sched_process_fork not listed: $(grep '^# event' $D/last_boot_info)"
+	check_old_ptrs
 	check_events_unknown
 	check_events
 	if [ "$functions" = 1 ]; then
