@@ -472,6 +472,7 @@ static void rbtr_pm_take_old(struct rbt_buffer *buffer)
 	if (rbt_range_info(buffer, 0, &info) || !info.old)
 		return;
 	old->shown = true;
+	old->resolve_next = jiffies;
 	old->blob = kzalloc(size + 1, GFP_KERNEL);
 	if (!old->blob)
 		return;
