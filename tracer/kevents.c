@@ -332,7 +332,13 @@ static int rbtr_kev_cpu_online(unsigned int cpu)
  * Those are ftrace's, made and removed by its users at any time: rbtrace
  * has kprobe_events of its own, and an entry for one of ftrace's would
  * outlive it (and shadow rbtrace's probe of the same group). Each line of
- * dynamic_events is "TYPE:GROUP/NAME ...", e.g. "r10:kprobes/ret do_exit".
+ * dynamic_events is "TYPE:GROUP/NAME ...", e.g. "r10:kprobes/ret do_exit",
+ * but for user events (CONFIG_USER_EVENTS): "u:NAME ...", without their
+ * group, which is always user_events (user_events_multi for the events
+ * of several formats, named NAME.ID there): those are told by their
+ * system. A user event is deleted by user space at any time, and its id
+ * then goes to the next event the kernel makes: enabling rbtrace's entry
+ * would record that other event and print it with the old format.
  */
 static bool rbtr_kev_is_dynamic(const char *dyn, const char *system, const char *name)
 {
@@ -340,6 +346,9 @@ static bool rbtr_kev_is_dynamic(const char *dyn, const char *system, const char 
 	const char *p;
 	char end;
 
+	/* include/uapi/linux/user_events.h (6.4 and later): USER_EVENTS_SYSTEM... */
+	if (!strcmp(system, "user_events") || !strcmp(system, "user_events_multi"))
+		return true;
 	for (p = dyn; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		const char *ev = strpbrk(p, ":\n");
 
@@ -388,7 +397,7 @@ static int rbtr_kevents_read(struct vfsmount *mnt)
 		if (!colon)
 			continue;
 		*colon = '\0';
-		if (dyn && rbtr_kev_is_dynamic(dyn, line, colon + 1))
+		if (rbtr_kev_is_dynamic(dyn, line, colon + 1))
 			continue;
 		if (snprintf(path, sizeof(path), "events/%s/%s/format", line, colon + 1) >=
 		    sizeof(path))

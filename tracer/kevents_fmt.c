@@ -272,6 +272,7 @@ static int rbtr_kev_layout(struct rbtr_kevent *kev)
 
 static void rbtr_kev_print(struct seq_buf *s, const struct rbtr_event_type *type,
 			   const void *rec, unsigned int len);
+static void rbtr_kev_fix_ptrs(void *rec, unsigned int len, rbtr_fix_ip_fn fix);
 
 /**
  * rbtr_kev_parse - a generic event from the kernel's format file
@@ -287,8 +288,8 @@ struct rbtr_kevent *rbtr_kev_parse(const char *system, const char *name, const c
 {
 	struct rbtr_kevent *kev;
 	size_t strbytes = 0;
+	unsigned int id, i;
 	const char *p;
-	unsigned int id;
 	char *sn;
 	int ret;
 
@@ -324,6 +325,9 @@ struct rbtr_kevent *rbtr_kev_parse(const char *system, const char *name, const c
 	if (ret)
 		goto fail;
 	kev->type.fields = kev->fields;
+	for (i = 0; i < kev->type.nr_fields; i++)
+		if (kev->fields[i].kind == RBTR_FIELD_K_PTRSTR)
+			kev->type.fix_addrs = rbtr_kev_fix_ptrs;
 	return kev;
 fail:
 	rbtr_kev_free(kev);
@@ -452,17 +456,70 @@ static void rbtr_kev_print_loc(struct seq_buf *s, const struct rbtr_field *f,
 }
 
 /*
+ * A previous boot's const char * field, in the copy of its record that is
+ * printed (rbtr_kev_fix_ptrs(), through rbtr_persist_fix_rec()): it points
+ * into that boot's memory, and what this boot has mapped there (if
+ * anything) is not its string. The copy holds it marked: bit 62 flipped,
+ * which turns every canonical x86-64 address (bits 63 down to 47, or to
+ * 56 with 5-level paging, all equal), NULL included, into a non-canonical
+ * one, which no pointer of this boot is: the printer shows the address
+ * unmarked and does not follow it. A record of this boot holding a
+ * non-canonical value (a bug of its event, not an address) would print
+ * with that bit flipped; it is never followed either.
+ */
+#define RBTR_KEV_OLD_PTR	BIT_ULL(62)
+
+static_assert(sizeof(char *) == sizeof(u64));
+
+static bool rbtr_kev_ptr_marked(u64 v)
+{
+	return !(v & BIT_ULL(63)) != !(v & RBTR_KEV_OLD_PTR);
+}
+
+/*
+ * &struct rbtr_event_type.fix_addrs of the events with const char *
+ * fields: mark each (in a copy of a previous boot's record, whose id is
+ * this boot's already). Under rcu_read_lock(), as the type is found.
+ */
+static void rbtr_kev_fix_ptrs(void *rec, unsigned int len, rbtr_fix_ip_fn fix)
+{
+	const struct rbtr_entry *ent = rec;
+	const struct rbtr_event_type *type = rbtr_event_find(ent->type);
+	const struct rbtr_field *f;
+	unsigned int i;
+	u64 v;
+
+	if (!type || type->fix_addrs != rbtr_kev_fix_ptrs)
+		return;
+	for (i = 0; i < type->nr_fields; i++) {
+		f = &type->fields[i];
+		if (f->kind != RBTR_FIELD_K_PTRSTR || f->offset + sizeof(v) > len)
+			continue;
+		memcpy(&v, rec + f->offset, sizeof(v));
+		v ^= RBTR_KEV_OLD_PTR;
+		memcpy(rec + f->offset, &v, sizeof(v));
+	}
+}
+
+/*
  * strncpy_from_kernel_nofault() is not exported: the string a byte at a
  * time, a fault anywhere ending it as "(0x...)" as ftrace prints it. The
  * raw address, as ftrace's (0x%px) shows it: the trace files are root's.
+ * A previous boot's pointer (marked) is only shown.
  */
 static void rbtr_kev_print_ptrstr(struct seq_buf *s, const void *p)
 {
 	char str[64];
 	unsigned int i;
 	char *ptr;
+	u64 v;
 
-	memcpy(&ptr, p, sizeof(ptr));
+	memcpy(&v, p, sizeof(v));
+	if (rbtr_kev_ptr_marked(v)) {
+		seq_buf_printf(s, "(0x%llx)", v ^ RBTR_KEV_OLD_PTR);
+		return;
+	}
+	ptr = (char *)(unsigned long)v;
 	for (i = 0; i < sizeof(str) - 1; i++) {
 		if (copy_from_kernel_nofault(&str[i], ptr + i, 1)) {
 			seq_buf_printf(s, "(0x%lx)", (unsigned long)ptr);

@@ -52,6 +52,7 @@
 #include <linux/trace_events.h>
 #include <rbtrace/rbtrace.h>
 #include "kevents.h"
+#include "persist.h"
 #include "trace.h"
 
 /* Before the kernel's trace_module_notify() (1), which removes the events. */
@@ -186,10 +187,13 @@ static int rbtr_kev_mod_notify(struct notifier_block *nb, unsigned long state, v
 
 	mutex_lock(&rbtr_kev_mod_mutex);
 	if (!rbtr_kev_mod_stopped) {
-		if (state == MODULE_STATE_LIVE)
+		if (state == MODULE_STATE_LIVE && mod->num_trace_events) {
 			rbtr_kev_mod_live(mod);
-		else if (state == MODULE_STATE_GOING)
+			/* A previous boot's records of these events decode from now on. */
+			rbtr_persist_types_changed();
+		} else if (state == MODULE_STATE_GOING) {
 			rbtr_kev_mod_going(mod);
+		}
 	}
 	mutex_unlock(&rbtr_kev_mod_mutex);
 	return NOTIFY_OK;

@@ -4,11 +4,12 @@
  * a reboot: the module parameters persist=NAME (a reserve_mem=SIZE:ALIGN:NAME
  * region, kernels with reserve_mem_find_by_name(), 6.12) or
  * persist_addr=PHYS persist_size=SIZE (a range reserved with
- * memmap=SIZE$PHYS, any kernel). The ring buffer does the rest
+ * memmap=SIZE$PHYS, any kernel; never System RAM). The ring buffer does the rest
  * (rbt_alloc_in()): it finds the previous boot's pages, validates them,
  * shows them read-only until "echo > trace", and stops recording on a
  * panic or an oops.
  */
+#include <linux/ioport.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
@@ -21,13 +22,18 @@ module_param(persist, charp, 0400);
 MODULE_PARM_DESC(persist,
 		 "put the buffer in the reserve_mem= region of this name (kernels 6.12 and later)");
 
+/*
+ * A physical range rbtrace maps and writes: hardware parameters, which
+ * lockdown refuses (LOCKDOWN_MODULE_PARAMETERS), as it refuses any
+ * driver's iomem= or io=.
+ */
 static unsigned long long persist_addr;
-module_param(persist_addr, ullong, 0400);
+module_param_hw(persist_addr, ullong, iomem, 0400);
 MODULE_PARM_DESC(persist_addr,
-		 "put the buffer at this physical address (reserved with memmap=SIZE$ADDR)");
+		 "put the buffer at this physical address (reserved with memmap=SIZE$ADDR; not System RAM)");
 
 static unsigned long persist_size;
-module_param(persist_size, ulong, 0400);
+module_param_hw(persist_size, ulong, iomem, 0400);
 MODULE_PARM_DESC(persist_size, "bytes at persist_addr");
 
 #ifdef RBTRACE_TEST_HOOKS
@@ -98,6 +104,20 @@ static int rbtr_persist_range(phys_addr_t *start, phys_addr_t *size)
 		pr_err("rbtrace: persist_addr= and persist_size= go together\n");
 		return -EINVAL;
 	}
+	/*
+	 * memremap(MEMREMAP_WB) of System RAM is its direct map: the memory
+	 * of whoever owns it, which the header set-up would then clear. A
+	 * memmap=SIZE$ADDR range is E820 reserved, not System RAM; a
+	 * reserve_mem= region is System RAM, taken from memblock, and comes
+	 * by its name (persist=), never here.
+	 */
+	if (persist_addr + persist_size < persist_addr ||
+	    region_intersects(persist_addr, persist_size, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) != REGION_DISJOINT) {
+		pr_warn("rbtrace: persist_addr=%#llx persist_size=%#lx: the range is System RAM in use (or wraps); reserve it with memmap=SIZE$ADDR\n",
+			persist_addr, persist_size);
+		return -EINVAL;
+	}
 	*start = persist_addr;
 	*size = persist_size;
 	return 0;
@@ -109,9 +129,10 @@ static int rbtr_persist_range(phys_addr_t *start, phys_addr_t *size)
  * @order: the sub-buffer order (subbuf_order); the range sets the size
  *
  * Return: the buffer, or an ERR_PTR(): -EINVAL for inconsistent
- * parameters, -ENOENT for an unknown region, -EOPNOTSUPP for persist= on
- * a kernel without reserve_mem=, -ENOMEM when the range cannot hold the
- * buffer or be mapped.
+ * parameters or a persist_addr= range that is System RAM, -ENOENT for an
+ * unknown region, -EOPNOTSUPP for persist= on a kernel without
+ * reserve_mem=, -ENOMEM when the range cannot hold the buffer or be
+ * mapped.
  */
 struct rbt_buffer *rbtr_persist_alloc(unsigned int flags, unsigned int order)
 {

@@ -18,6 +18,7 @@ void rbtr_persist_meta_exit(void);
 void rbtr_persist_event_enabled(struct rbtr_event_file *file);
 void rbtr_persist_reset(struct rbt_buffer *buffer);
 void rbtr_persist_fix_rec(struct rbtr_trace *tr, void *rec, unsigned int len);
+void rbtr_persist_types_changed(void);
 void rbtr_persist_files(struct rbtr_trace *tr);
 
 #endif /* _RBTR_PERSIST_H */

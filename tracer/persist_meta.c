@@ -17,7 +17,10 @@
  *   event ID SYSTEM:NAME   each event enabled in the top tracer at some
  *                          time in this boot (kept when it is disabled,
  *                          and through rbtrace's unload: its records are
- *                          still in the data)
+ *                          still in the data), and rbtrace's always-on
+ *                          types whose ids are not ftrace's fixed ones
+ *                          (the duration pairs); an id given to two
+ *                          events in the boot is listed with each
  *
  * It is rewritten (by a work item, coalescing bursts) when a module comes,
  * when an event of the top tracer is enabled for the first time, and
@@ -27,8 +30,22 @@
  * text output of the old data shifts its function addresses
  * (rbtr_persist_fix_rec()): kernel addresses by the delta, a module's
  * through the module table where that module is loaded again.
+ *
+ * The old data's event ids are the previous boot's: the kernel numbers
+ * its events in the order they come (modules, kprobe events), rbtrace
+ * its own. A record is decoded only through the old boot's event lines:
+ * its id to SYSTEM:NAME, and that name to the event of this boot that
+ * has it, whatever its id now; ftrace's fixed ids (function, print,
+ * stack...) mean the same in every boot. A record whose id is not
+ * listed, was given to two events, or names an event this boot does not
+ * have (yet) prints as "Unknown type 0", never with the format of the
+ * event that has its id now. Pointers to strings (const char * fields)
+ * point into the old boot's memory: the event's fix_addrs() marks them,
+ * and they print as addresses (kevents_fmt.c).
  */
+#include <linux/bsearch.h>
 #include <linux/debugfs.h>
+#include <linux/jiffies.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -37,6 +54,7 @@
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 #include <rbtrace/rbtrace.h>
@@ -61,6 +79,17 @@ struct rbtr_pm_event {
 	char			line[];
 };
 
+/* An event line of the previous boot: what one of its ids meant. */
+struct rbtr_pm_oldev {
+	const char	*sys;		/* in the blob, not NUL-terminated */
+	const char	*name;
+	unsigned char	sys_len;
+	unsigned char	name_len;
+	bool		ambiguous;	/* the id was two events' in that boot */
+	unsigned short	id;		/* the previous boot's */
+	unsigned short	now;		/* this boot's id of the event; 0: none found */
+};
+
 /* The previous boot's metadata, while its data is shown. */
 struct rbtr_pm_old {
 	bool			shown;		/* the old data is in the buffer */
@@ -70,6 +99,9 @@ struct rbtr_pm_old {
 	long			delta;		/* this boot's anchor - the old */
 	unsigned int		nr_mods;
 	struct rbtr_pm_mod	*mods;
+	unsigned int		nr_evs;
+	struct rbtr_pm_oldev	*evs;		/* by id */
+	unsigned long		resolve_next;	/* jiffies: no search before */
 	char			*blob;		/* the text, for its event lines */
 };
 
@@ -92,6 +124,9 @@ static bool rbtr_pm_notifier_on;
 
 static void rbtr_pm_work_fn(struct work_struct *work);
 static DECLARE_WORK(rbtr_pm_work, rbtr_pm_work_fn);
+static void rbtr_pm_resolve_fn(struct work_struct *work);
+static DECLARE_WORK(rbtr_pm_resolve_work, rbtr_pm_resolve_fn);
+static void rbtr_pm_resolve(void);
 
 /*
  * _text cannot be linked from a module. On x86 it is _stext, the lowest
@@ -259,6 +294,34 @@ static void rbtr_pm_work_fn(struct work_struct *work)
 	kvfree(buf);
 }
 
+#define RBTR_PM_EVENT_LINE	(2 * RBTR_PM_EVENT_NAME + 8)
+
+/*
+ * "ID SYSTEM:NAME" of @type into the event list, once: an id the kernel
+ * gave to another event meanwhile (a module's, after the module went) is
+ * listed again with the other name, and the next boot knows not to
+ * decode it. Under rbtr_pm_lock.
+ */
+static void rbtr_pm_event_add(const struct rbtr_event_type *type)
+{
+	char line[RBTR_PM_EVENT_LINE];
+	struct rbtr_pm_event *e;
+
+	snprintf(line, sizeof(line), "%u %.*s:%.*s", type->id,
+		 RBTR_PM_EVENT_NAME - 1, type->system, RBTR_PM_EVENT_NAME - 1, type->name);
+	list_for_each_entry(e, &rbtr_pm_events, list)
+		if (e->id == type->id && !strcmp(e->line, line))
+			return;
+	/* At worst the metadata lacks the event's name: nothing to warn of. */
+	e = kmalloc(sizeof(*e) + strlen(line) + 1, GFP_KERNEL);
+	if (!e)
+		return;
+	e->id = type->id;
+	strscpy(e->line, line, strlen(line) + 1);
+	list_add_tail(&e->list, &rbtr_pm_events);
+	schedule_work(&rbtr_pm_work);
+}
+
 /**
  * rbtr_persist_event_enabled - an event was enabled in a tracer
  * @file: its file; only the top tracer's events are in the metadata
@@ -267,26 +330,27 @@ static void rbtr_pm_work_fn(struct work_struct *work)
  */
 void rbtr_persist_event_enabled(struct rbtr_event_file *file)
 {
-	const struct rbtr_event_type *type = file->type;
-	struct rbtr_pm_event *e;
-
 	if (file->tr != READ_ONCE(rbtr_pm_tr))
 		return;
 	mutex_lock(&rbtr_pm_lock);
-	list_for_each_entry(e, &rbtr_pm_events, list)
-		if (e->id == type->id)
-			goto out;
-	/* At worst the metadata lacks the event's name: nothing to warn of. */
-	e = kmalloc(sizeof(*e) + 2 * RBTR_PM_EVENT_NAME + 8, GFP_KERNEL);
-	if (!e)
-		goto out;
-	e->id = type->id;
-	snprintf(e->line, 2 * RBTR_PM_EVENT_NAME + 8, "%u %.*s:%.*s", type->id,
-		 RBTR_PM_EVENT_NAME - 1, type->system, RBTR_PM_EVENT_NAME - 1, type->name);
-	list_add_tail(&e->list, &rbtr_pm_events);
-	schedule_work(&rbtr_pm_work);
-out:
+	rbtr_pm_event_add(file->type);
 	mutex_unlock(&rbtr_pm_lock);
+}
+
+/*
+ * rbtrace's always-on types (no enable file: they record whenever their
+ * tracer or filter is on) whose ids rbtrace gave at load: listed from the
+ * start, as the enabled events are. ftrace's fixed ids need no line.
+ * Under rbtr_events_lock().
+ */
+static int rbtr_pm_add_builtin(struct rbtr_event_type *type, void *data)
+{
+	if (rbtr_event_is_ftrace(type) && type->id >= RBTR_EVENT_FIRST_DYN_ID) {
+		mutex_lock(&rbtr_pm_lock);
+		rbtr_pm_event_add(type);
+		mutex_unlock(&rbtr_pm_lock);
+	}
+	return 0;
 }
 
 /* The line after @line, or NULL at the end. */
@@ -297,18 +361,86 @@ static char *rbtr_pm_next_line(char *line)
 	return nl && nl[1] ? nl + 1 : NULL;
 }
 
-/* Count "mod " lines, then read them; events stay in the blob. */
+static int rbtr_pm_oldev_cmp(const void *a, const void *b)
+{
+	const struct rbtr_pm_oldev *x = a, *y = b;
+
+	return (int)x->id - (int)y->id;
+}
+
+static bool rbtr_pm_oldev_same(const struct rbtr_pm_oldev *a, const struct rbtr_pm_oldev *b)
+{
+	return a->sys_len == b->sys_len && a->name_len == b->name_len &&
+		!memcmp(a->sys, b->sys, a->sys_len) && !memcmp(a->name, b->name, a->name_len);
+}
+
+/* "event ID SYSTEM:NAME" into @e; false for a line that is not one. */
+static bool rbtr_pm_parse_event(const char *line, struct rbtr_pm_oldev *e)
+{
+	const char *p, *end, *colon;
+	unsigned int id;
+	int n = 0;
+
+	if (sscanf(line, "event %u %n", &id, &n) != 1 || !n || !id ||
+	    id >= RBTR_EVENT_MAX_ID)
+		return false;
+	p = line + n;
+	end = strchrnul(p, '\n');
+	colon = memchr(p, ':', end - p);
+	if (!colon || colon == p || colon - p >= RBTR_PM_EVENT_NAME ||
+	    end - colon - 1 <= 0 || end - colon - 1 >= RBTR_PM_EVENT_NAME)
+		return false;
+	e->id = id;
+	e->sys = p;
+	e->sys_len = colon - p;
+	e->name = colon + 1;
+	e->name_len = end - colon - 1;
+	return true;
+}
+
+/*
+ * The event lines, sorted by id; an id listed with two names is
+ * ambiguous (its records may be either's).
+ */
+static void rbtr_pm_parse_events(struct rbtr_pm_old *old, unsigned int n)
+{
+	struct rbtr_pm_oldev *evs;
+	unsigned int i, j, k;
+	bool amb;
+	char *line;
+
+	evs = kcalloc(n ? n : 1, sizeof(*evs), GFP_KERNEL);
+	if (!evs)
+		return;
+	for (line = old->blob; line && old->nr_evs < n; line = rbtr_pm_next_line(line))
+		if (rbtr_pm_parse_event(line, &evs[old->nr_evs]))
+			old->nr_evs++;
+	sort(evs, old->nr_evs, sizeof(*evs), rbtr_pm_oldev_cmp, NULL);
+	for (i = 0; i < old->nr_evs; i = j) {
+		amb = false;
+		for (j = i + 1; j < old->nr_evs && evs[j].id == evs[i].id; j++)
+			amb |= !rbtr_pm_oldev_same(&evs[j], &evs[i]);
+		for (k = i; k < j; k++)
+			evs[k].ambiguous = amb;
+	}
+	old->evs = evs;
+}
+
+/* Count "mod " lines, then read them; then the event lines. */
 static void rbtr_pm_parse(struct rbtr_pm_old *old)
 {
 	char name[MODULE_NAME_LEN];
 	unsigned long base, size;
-	unsigned int n = 0;
+	unsigned int n = 0, nev = 0;
 	char *line, *p;
 
 	if (!str_has_prefix(old->blob, "rbtrace-meta 1\n"))
 		return;
 	for (p = old->blob; (p = strstr(p, "\nmod ")); p++)
 		n++;
+	for (p = old->blob; (p = strstr(p, "\nevent ")); p++)
+		nev++;
+	rbtr_pm_parse_events(old, nev);
 	old->mods = kcalloc(n ? n : 1, sizeof(*old->mods), GFP_KERNEL);
 	if (!old->mods)
 		return;
@@ -340,6 +472,7 @@ static void rbtr_pm_take_old(struct rbt_buffer *buffer)
 	if (rbt_range_info(buffer, 0, &info) || !info.old)
 		return;
 	old->shown = true;
+	old->resolve_next = jiffies;
 	old->blob = kzalloc(size + 1, GFP_KERNEL);
 	if (!old->blob)
 		return;
@@ -357,6 +490,7 @@ static void rbtr_pm_take_old(struct rbt_buffer *buffer)
 static void rbtr_pm_forget_old(void)
 {
 	kfree(rbtr_pm_old.mods);
+	kfree(rbtr_pm_old.evs);
 	kfree(rbtr_pm_old.blob);
 	memset(&rbtr_pm_old, 0, sizeof(rbtr_pm_old));
 }
@@ -379,6 +513,11 @@ int rbtr_persist_meta_init(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 		return -ENOMEM;
 	rbtr_pm_text = rbtr_pm_find_text();
 	rbtr_pm_take_old(buffer);
+	rbtr_events_lock();
+	rbtr_event_for_each(rbtr_pm_add_builtin, NULL);
+	rbtr_events_unlock();
+	/* The old ids to the events of this boot that rbtrace has at load. */
+	rbtr_pm_resolve();
 	/* The notifier first: a module that comes meanwhile is added by both, once. */
 	if (!register_module_notifier(&rbtr_pm_module_nb))
 		rbtr_pm_notifier_on = true;
@@ -406,6 +545,7 @@ void rbtr_persist_meta_exit(void)
 	WRITE_ONCE(rbtr_pm_tr, NULL);
 	mutex_unlock(&rbtr_pm_lock);
 	cancel_work_sync(&rbtr_pm_work);
+	cancel_work_sync(&rbtr_pm_resolve_work);
 	while (!list_empty(&rbtr_pm_events)) {
 		struct rbtr_pm_event *e = list_first_entry(&rbtr_pm_events,
 							   struct rbtr_pm_event, list);
@@ -463,32 +603,143 @@ static unsigned long rbtr_pm_fix_ip(unsigned long ip)
 	return ip + rbtr_pm_old.delta;
 }
 
+/* Without the old metadata: no delta, no module table to shift by. */
+static unsigned long rbtr_pm_keep_ip(unsigned long ip)
+{
+	return ip;
+}
+
+/* Is @t (or NULL) the event of @e? */
+static bool rbtr_pm_is(const struct rbtr_event_type *t, const struct rbtr_pm_oldev *e)
+{
+	return t && strlen(t->system) == e->sys_len && strlen(t->name) == e->name_len &&
+		!memcmp(t->system, e->sys, e->sys_len) && !memcmp(t->name, e->name, e->name_len);
+}
+
+/* rbtr_event_for_each(): @type is this boot's event of the old lines that name it. */
+static int rbtr_pm_resolve_one(struct rbtr_event_type *type, void *data)
+{
+	unsigned int i;
+
+	for (i = 0; i < rbtr_pm_old.nr_evs; i++)
+		if (rbtr_pm_is(type, &rbtr_pm_old.evs[i]))
+			rbtr_pm_old.evs[i].now = type->id;
+	return 0;
+}
+
+/*
+ * The old event lines to this boot's ids, by name, over the whole
+ * registry: under rbtr_events_lock(), which is taken before
+ * rbtr_pm_lock, never under it (and never where a reader prints: the
+ * registry's writers empty buffers under it, which takes the readers'
+ * access locks).
+ */
+static void rbtr_pm_resolve(void)
+{
+	unsigned int i;
+
+	rbtr_events_lock();
+	mutex_lock(&rbtr_pm_lock);
+	if (rbtr_pm_old.shown) {
+		for (i = 0; i < rbtr_pm_old.nr_evs; i++)
+			rbtr_pm_old.evs[i].now = 0;
+		rbtr_event_for_each(rbtr_pm_resolve_one, NULL);
+	}
+	mutex_unlock(&rbtr_pm_lock);
+	rbtr_events_unlock();
+}
+
+static void rbtr_pm_resolve_fn(struct work_struct *work)
+{
+	rbtr_pm_resolve();
+}
+
+/**
+ * rbtr_persist_types_changed - events came or went: map the old ids again
+ *
+ * Called after a module's events are registered, so that the old data's
+ * records of them decode as soon as the module is up. Events that come
+ * otherwise (rbtrace's kprobe events) are found by the next search a
+ * record that cannot be decoded starts (rbtr_pm_map_id()). Takes
+ * rbtr_events_lock(): not under it.
+ */
+void rbtr_persist_types_changed(void)
+{
+	if (READ_ONCE(rbtr_pm_old.shown))
+		rbtr_pm_resolve();
+}
+
+/*
+ * This boot's id of a record of the previous boot whose id was @id, or 0
+ * if it cannot be decoded (rbtr_event_find(0) is no type: it prints as
+ * "Unknown type 0"). Under rbtr_pm_lock; not under rcu_read_lock().
+ */
+static unsigned short rbtr_pm_map_id(unsigned short id)
+{
+	struct rbtr_pm_old *old = &rbtr_pm_old;
+	const struct rbtr_event_type *t;
+	struct rbtr_pm_oldev key = { .id = id }, *e;
+	unsigned short now = 0;
+
+	e = bsearch(&key, old->evs, old->nr_evs, sizeof(*e), rbtr_pm_oldev_cmp);
+	rcu_read_lock();
+	if (!e) {
+		/* Unlisted: ftrace's fixed ids alone mean the same in every boot. */
+		t = rbtr_event_find(id);
+		if (id < RBTR_EVENT_FIRST_DYN_ID && t && rbtr_event_is_ftrace(t))
+			now = id;
+	} else if (!e->ambiguous) {
+		/* Checked at each use: the event found may have gone since. */
+		if (rbtr_pm_is(rbtr_event_find(e->now), e))
+			now = e->now;
+		else if (rbtr_pm_is(rbtr_event_find(id), e))
+			now = id;
+	}
+	rcu_read_unlock();
+	/*
+	 * Not found: search again, later and off this path (the search
+	 * takes the registry's lock), at most once a second.
+	 */
+	if (e && !e->ambiguous && !now && time_after_eq(jiffies, old->resolve_next)) {
+		old->resolve_next = jiffies + HZ;
+		schedule_work(&rbtr_pm_resolve_work);
+	}
+	return now;
+}
+
 /**
  * rbtr_persist_fix_rec - a copied record's addresses, in this boot's terms
  * @tr: the tracer it was read from
  * @rec: the copy (changed in place)
  * @len: its length
  *
- * For the previous boot's data only: the record's type says where its
- * addresses are (&struct rbtr_event_type.fix_addrs). A no-op for any
- * other tracer, after the old data is cleared, or without its metadata.
+ * For the previous boot's data only: its id becomes this boot's id of
+ * the same event, through the old boot's event lines, or 0 where that
+ * cannot be known (rbtr_pm_map_id()); then the type says where its
+ * addresses are (&struct rbtr_event_type.fix_addrs), shifted with the
+ * old boot's module table and KASLR delta, and marks the pointers that
+ * cannot be shifted. A no-op for any other tracer and after the old data
+ * is cleared; without the old metadata only ftrace's fixed ids decode.
  * Process context (it may sleep).
  */
 void rbtr_persist_fix_rec(struct rbtr_trace *tr, void *rec, unsigned int len)
 {
-	const struct rbtr_entry *ent = rec;
+	struct rbtr_entry *ent = rec;
 	const struct rbtr_event_type *type;
+	rbtr_fix_ip_fn fix;
 
 	/* An unlocked peek for the common case (no old data), checked again under the lock. */
-	if (tr != READ_ONCE(rbtr_pm_tr) || !READ_ONCE(rbtr_pm_old.valid) ||
+	if (tr != READ_ONCE(rbtr_pm_tr) || !READ_ONCE(rbtr_pm_old.shown) ||
 	    len < sizeof(*ent))
 		return;
 	mutex_lock(&rbtr_pm_lock);
-	if (rbtr_pm_old.valid) {
+	if (rbtr_pm_old.shown) {
+		ent->type = rbtr_pm_map_id(ent->type);
+		fix = rbtr_pm_old.valid ? rbtr_pm_fix_ip : rbtr_pm_keep_ip;
 		rcu_read_lock();
 		type = rbtr_event_find(ent->type);
 		if (type && type->fix_addrs)
-			type->fix_addrs(rec, len, rbtr_pm_fix_ip);
+			type->fix_addrs(rec, len, fix);
 		rcu_read_unlock();
 	}
 	mutex_unlock(&rbtr_pm_lock);

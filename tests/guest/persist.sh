@@ -36,6 +36,16 @@
 # record reads back as vfs_write: the KASLR delta applied. A boot that
 # got the previous one's offset (the test kernel is not relocatable:
 # always) says so: "KASLR delta 0", the shift then untested.
+# Event ids move between boots: boot 1 records the events of the test
+# module (tests/tpmod, loaded after rbtrace) and rcu:rcu_utilization (a
+# const char * field); boot 2 first makes a kprobe event of the kernel's,
+# which takes the id the module's first event had, and the module's
+# events take the next ones: each old id of the module's is another
+# event's now. Boot 2 checks that the old records decode by the previous
+# boot's event table (last_boot_info's "# event ID SYSTEM:NAME"): as
+# "Unknown type" while the module is not loaded, as their own events
+# once it is; and that the old pointers print as boot 1's addresses,
+# never followed (no ":string").
 # Every boot's kernel log is scanned by qemu-run (up to the crash).
 set -uo pipefail
 
@@ -84,6 +94,87 @@ check_all() {
 }
 
 FN=vfs_write
+K=/sys/kernel/tracing
+TP_SYS=rbtrace_tp_test
+tp_ko() { echo "$(dirname "$ko")/tests/tpmod/rbtrace_tp_test.ko"; }
+
+# record_events: boot 1's records of the test module's two events (3
+# rbtt_fire, 1 rbtt_count) and a moment of rcu_utilization; their ids
+# and the addresses of rcu_utilization's strings saved for boot 2.
+record_events() {
+	local tp ev
+	tp=$(tp_ko)
+	[ -f "$tp" ] || fail "no $tp (build-module.sh builds it beside rbtrace.ko)"
+	insmod "$tp" || fail "insmod $tp"
+	for ev in rbtt_fire rbtt_count; do
+		echo 1 >$D/events/$TP_SYS/$ev/enable || fail "enabling $ev"
+	done
+	echo 3 >/sys/module/$TP_SYS/parameters/fire || fail "firing $TP_SYS"
+	for ev in rbtt_fire rbtt_count; do
+		echo 0 >$D/events/$TP_SYS/$ev/enable
+		echo "$ev $(cat $D/events/$TP_SYS/$ev/id)" >>"$R/persist.ids1"
+	done
+	[ "$(grep -c ': rbtt_' $D/trace)" = 4 ] || fail "boot 1: not 4 rbtt_ records: $(grep -v ': [ab][01] [0-9]*$' $D/trace | tail -5)"
+	[ -e $D/events/rcu/rcu_utilization/enable ] || fail "no rcu:rcu_utilization in rbtrace"
+	echo 1 >$D/events/rcu/rcu_utilization/enable || fail "enabling rcu_utilization"
+	sleep 0.5
+	echo 0 >$D/events/rcu/rcu_utilization/enable
+	grep -o 'rcu_utilization: s=(0x[0-9a-f]*:' $D/trace | sed 's/.*(0x//; s/:$//' | sort -u >"$R/persist.ptrs1"
+	[ -s "$R/persist.ptrs1" ] ||
+		fail "no rcu_utilization record with its string: $(grep -m3 rcu_utilization $D/trace)"
+	say "boot 1: ids $(tr '\n' ' ' <"$R/persist.ids1"); $(wc -l <"$R/persist.ptrs1") rcu_utilization strings"
+}
+
+# check_events_unknown: before the module is loaded, none of its old
+# records decodes: 4 records print as "Unknown type N", no rbtt_ line.
+check_events_unknown() {
+	local n
+	n=$(grep -c 'rbtt_' $D/trace) || true
+	[ "$n" = 0 ] || fail "old records decoded as rbtt_ events with no module loaded: $(grep -m2 rbtt_ $D/trace)"
+	n=$(grep -cE ': Unknown type [0-9]+$' $D/trace) || true
+	[ "$n" = 4 ] || fail "$n old records print as 'Unknown type', expected 4: $(grep -m4 'Unknown type' $D/trace) (other records: $(grep -v '^#' $D/trace | grep -v ': a[01] [0-9]*$' | grep -v rcu_utilization | head -8))"
+	say "the module's 4 old records print as $(grep -m1 -oE 'Unknown type [0-9]+$' $D/trace) while it is not loaded"
+}
+
+# check_events: the module loaded (its ids not boot 1's): the old
+# records decode as their own events.
+check_events() {
+	local tp ev old now others got want
+	tp=$(tp_ko)
+	insmod "$tp" || fail "insmod $tp"
+	others=
+	while read -r ev old; do
+		now=$(cat $D/events/$TP_SYS/$ev/id)
+		[ "$now" != "$old" ] || fail "$ev has boot 1's id $old again: the kprobe event did not move the ids"
+		grep -qE "^# event $old $TP_SYS:$ev\$" $D/last_boot_info ||
+			fail "last_boot_info does not list $old $TP_SYS:$ev: $(grep '^# event' $D/last_boot_info)"
+		others="$others $ev $old->$now"
+	done <"$R/persist.ids1"
+	say "ids moved:$others"
+	got=$(grep -o 'rbtt_.*' $D/trace)
+	want="rbtt_fire: seq=0x1 (1) val=0x3 (3) msg=fire-1
+rbtt_fire: seq=0x2 (2) val=0x3 (3) msg=fire-2
+rbtt_fire: seq=0x3 (3) val=0x3 (3) msg=fire-3
+rbtt_count: total=0x3 (3)"
+	[ "$got" = "$want" ] || fail "the module's old records: '$(echo "$got" | tr '\n' '|')', expected '$(echo "$want" | tr '\n' '|')'"
+	! grep -q 'Unknown type' $D/trace || fail "old records left unknown: $(grep -m2 'Unknown type' $D/trace)"
+	say "the module's old records decode as their own events under their new ids"
+	echo "-:kprobes/rbtr_persist_shift" >>$K/kprobe_events || fail "removing the kprobe event"
+}
+
+# check_old_ptrs: rcu_utilization's old pointers print as addresses of
+# boot 1, not followed into this boot's memory.
+check_old_ptrs() {
+	local got bad
+	got=$(grep -o 'rcu_utilization: .*' $D/trace)
+	[ -n "$got" ] || fail "no old rcu_utilization record"
+	bad=$(echo "$got" | grep -v -m1 -E '^rcu_utilization: s=\(0x[0-9a-f]+\)$') || true
+	[ -z "$bad" ] || fail "an old const char * followed in this boot: $bad"
+	bad=$(echo "$got" | sed 's/.*(0x//; s/)$//' | sort -u | comm -23 - "$R/persist.ptrs1" | head -1)
+	[ -z "$bad" ] || fail "old rcu_utilization address $bad is not one of boot 1's: $(tr '\n' ' ' <"$R/persist.ptrs1")"
+	say "$(echo "$got" | wc -l) old rcu_utilization records: boot 1's addresses, not followed"
+}
+
 text_now() { awk '$3 == "_text" { print $1; exit }' /proc/kallsyms; }
 
 # save_text BOOT: this boot's _text, for the next boot's last_boot_info.
@@ -130,6 +221,9 @@ case $stage in
 		echo $FN >$D/set_ftrace_filter || fail "set_ftrace_filter $FN"
 		echo function >$D/current_tracer || fail "current_tracer function"
 	fi
+	# After the tracer's change, which empties the buffer.
+	rm -f "$R/persist.ids1"
+	record_events
 	record a
 	check_all a 0
 	check_all a 1
@@ -143,6 +237,8 @@ case $stage in
 	fail "no reboot"
 	;;
 2)
+	# The kernel's next event id: boot 1's first of the test module's.
+	echo "p:kprobes/rbtr_persist_shift $FN" >>$K/kprobe_events || fail "making a kprobe event"
 	load
 	line=$(dmesg | grep "rbtrace: buffer at .*previous boot's") || fail "the previous boot's data not found"
 	say "$line"
@@ -153,6 +249,9 @@ case $stage in
 	check_marker_sym a 1
 	grep -qE '^# event [0-9]+ sched:sched_process_fork$' $D/last_boot_info ||
 		fail "last_boot_info: sched_process_fork not listed: $(grep '^# event' $D/last_boot_info)"
+	check_old_ptrs
+	check_events_unknown
+	check_events
 	if [ "$functions" = 1 ]; then
 		# Every function record of boot 1 by its boot 1 name.
 		fns=$(grep -E ': [^ ]+ <-[^ ]+$' $D/trace | sed -E 's/.*: ([^ ]+) <-([^ ]+)$/\1 \2/')
