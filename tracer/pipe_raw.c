@@ -323,7 +323,11 @@ static void rbtr_raw_wake(struct rbtr_raw_iter *it)
  * ours stays). Back under it->lock, it->buffer is the file's, pinned by
  * the file, maybe another buffer than the one slept on;
  * rbt_map_get_reader() checks its mapping again under mapping_lock and
- * returns -ENODEV if it is gone.
+ * returns -ENODEV if it is gone. Left to a signal: a munmap() and a swap
+ * between the check and the sleep, the swap's wake (rbtr_snap_wake())
+ * run before it, leave us asleep on what is now the snapshot, where no
+ * data comes; a signal, ioctl(0) or close ends that wait, and until then
+ * "echo 0 > snapshot" refuses (-EBUSY): never a freed buffer.
  */
 static long rbtr_raw_get_reader(struct file *file, struct rbtr_raw_iter *it)
 {
