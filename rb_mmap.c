@@ -30,8 +30,10 @@
  * user_mapped drops to 0 in the last rbt_unmap(), from vm_ops->close
  * once the VMA's ptes are gone; the meta page is freed there too.
  */
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <rbtrace/rbtrace.h>
 #include "rb_internal.h"
@@ -177,6 +179,40 @@ static int rb_map_vma(struct rb_cpu_buffer *cpu_buffer, struct vm_area_struct *v
 	return err;
 }
 
+#ifdef RBTRACE_TEST_HOOKS
+/*
+ * Test builds: a first mapping waits in rb_map_first() with its ids set
+ * and the ring not mapped yet, while map_window_ms is not 0 (at most that
+ * long), so that raw/mmap-races splices inside that window every time:
+ * issue 11 item 5's race, where a splice there gave a page the ids name
+ * to a pipe. map_window_waits counts the waits begun (the scenario's cue).
+ */
+static unsigned int map_window_ms;
+module_param(map_window_ms, uint, 0600);
+MODULE_PARM_DESC(map_window_ms,
+		 "test builds: a first mmap() of a CPU waits up to this long, its sub-buffer ids set, before it maps them (until set to 0)");
+
+static unsigned int map_window_waits;
+module_param(map_window_waits, uint, 0400);
+MODULE_PARM_DESC(map_window_waits, "test builds: waits of map_window_ms begun");
+
+static void rb_map_window(void)
+{
+	unsigned int ms = READ_ONCE(map_window_ms);
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	if (!ms)
+		return;
+	WRITE_ONCE(map_window_waits, map_window_waits + 1);
+	while (READ_ONCE(map_window_ms) && time_before(jiffies, end))
+		msleep(20);
+}
+#else
+static inline void rb_map_window(void)
+{
+}
+#endif
+
 /* The first mapping: meta page, ids, and resize off. */
 static int rb_map_first(struct rb_cpu_buffer *cpu_buffer, struct vm_area_struct *vma)
 {
@@ -207,6 +243,7 @@ static int rb_map_first(struct rb_cpu_buffer *cpu_buffer, struct vm_area_struct 
 	arch_spin_unlock(&cpu_buffer->lock);
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 
+	rb_map_window();
 	err = rb_map_vma(cpu_buffer, vma);
 	if (!err)
 		goto out;

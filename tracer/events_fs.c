@@ -44,7 +44,11 @@ static int rbtr_header_page_show(struct seq_file *m, void *v)
 {
 	struct rbtr_trace *tr = rbtr_seq_data(m);
 
+	/* "echo 0 > snapshot" frees a buffer under it: the live one stays. */
+	mutex_lock(&tr->files_mutex);
+	rbtr_test_live_use_delay();
 	rbt_print_page_header(tr->buffer, m);
+	mutex_unlock(&tr->files_mutex);
 	return 0;
 }
 
@@ -280,15 +284,25 @@ static const struct file_operations rbtr_sys_filter_fops = {
 static int rbtr_discard_stats_show(struct seq_file *m, void *v)
 {
 	struct rbtr_trace *tr = m->private;
+	struct rbt_buffer *buffer;
 	struct rbt_cpu_stats st;
 	int cpu;
 
+	/*
+	 * "echo 0 > snapshot" frees a buffer under files_mutex: the one
+	 * loaded here may become the spare by a swap at any time, but is
+	 * not freed before the mutex is dropped.
+	 */
+	mutex_lock(&tr->files_mutex);
+	buffer = READ_ONCE(tr->buffer);
+	rbtr_test_live_use_delay();
 	for_each_possible_cpu(cpu) {
-		if (rbt_cpu_stats(tr->buffer, cpu, &st))
+		if (rbt_cpu_stats(buffer, cpu, &st))
 			continue;
 		seq_printf(m, "cpu%d filtered: %lu discarded: %llu reclaimed: %llu\n", cpu,
 			   rbtr_event_cond_filtered(cpu), st.discarded, st.reclaimed);
 	}
+	mutex_unlock(&tr->files_mutex);
 	return 0;
 }
 RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_discard_stats);

@@ -35,12 +35,31 @@ struct dentry *rbtr_options_dir(struct rbtr_trace *tr)
 	return tr->options;
 }
 
+/*
+ * The live buffer's mode. "echo 0 > snapshot" frees a buffer under
+ * files_mutex, and a swap (from any context) may make the one loaded
+ * here that spare at any time: held from the load to the use, the mutex
+ * keeps it from being freed meanwhile (rb_debugfs.c's rule).
+ */
+static bool rbtr_live_overwrite(struct rbtr_trace *tr)
+{
+	struct rbt_buffer *buffer;
+	bool on;
+
+	mutex_lock(&tr->files_mutex);
+	buffer = READ_ONCE(tr->buffer);
+	rbtr_test_live_use_delay();
+	on = rbt_overwrite(buffer);
+	mutex_unlock(&tr->files_mutex);
+	return on;
+}
+
 static ssize_t rbtr_overwrite_read(struct file *filp, char __user *ubuf, size_t cnt,
 				   loff_t *ppos)
 {
 	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 
-	return rbtr_read_u64(ubuf, cnt, ppos, rbt_overwrite(READ_ONCE(tr->buffer)));
+	return rbtr_read_u64(ubuf, cnt, ppos, rbtr_live_overwrite(tr));
 }
 
 /* ftrace's trace_options_core_write(): 0 or 1, else -EINVAL. */
@@ -69,7 +88,7 @@ static int rbtr_trace_options_show(struct seq_file *m, void *v)
 {
 	struct rbtr_trace *tr = rbtr_seq_data(m);
 
-	seq_printf(m, "%soverwrite\n", rbt_overwrite(READ_ONCE(tr->buffer)) ? "" : "no");
+	seq_printf(m, "%soverwrite\n", rbtr_live_overwrite(tr) ? "" : "no");
 	if (tr == &rbtr_global_trace)
 		rbtr_stack_options_show(m);
 	/* event-fork, and the top's function-fork. */

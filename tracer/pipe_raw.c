@@ -309,20 +309,47 @@ static void rbtr_raw_wake(struct rbtr_raw_iter *it)
 /*
  * GET_READER on a mapping: wait for buffer_percent as a read does (not
  * with O_NONBLOCK), then hand the next sub-buffer to user space.
+ *
+ * A CPU not mapped is refused at once with -ENODEV, before any wait, as
+ * ftrace's rb_get_mapped_buffer(): such a descriptor may be bound to a
+ * buffer a swap made the snapshot, which nothing wakes and which
+ * "echo 0 > snapshot" frees once the file follows the live one. A mapped
+ * buffer is the live one (no swap while mapped: rbtr_raw_mmap()).
+ *
+ * The mapping may go while we sleep: the wait (rbtr_raw_wait()) holds
+ * its own pin on the buffer it sleeps on, so "echo 0 > snapshot" refuses
+ * with -EBUSY until it returns, whoever else follows meanwhile (munmap,
+ * a swap, a read of this file on another thread: the file's pin moves,
+ * ours stays). Back under it->lock, it->buffer is the file's, pinned by
+ * the file, maybe another buffer than the one slept on;
+ * rbt_map_get_reader() checks its mapping again under mapping_lock and
+ * returns -ENODEV if it is gone. Left to a signal: a munmap() and a swap
+ * between the check and the sleep, the swap's wake (rbtr_snap_wake())
+ * run before it, leave us asleep on what is now the snapshot, where no
+ * data comes; a signal, ioctl(0) or close ends that wait, and until then
+ * "echo 0 > snapshot" refuses (-EBUSY): never a freed buffer.
  */
 static long rbtr_raw_get_reader(struct file *file, struct rbtr_raw_iter *it)
 {
-	int ret;
+	long ret;
 
+	mutex_lock(&it->lock);
+	if (!rbt_cpu_mapped(it->buffer, it->cpu)) {
+		ret = -ENODEV;
+		goto out;
+	}
 	if (!(file->f_flags & O_NONBLOCK)) {
-		ret = rbt_wait(it->buffer, it->cpu, rbtr_buffer_percent(it->tr));
-		if (ret)
-			return ret;
+		/* 1 (data or a swap) and 0 (ioctl(0), close): hand out what is there. */
+		ret = rbtr_raw_wait(it, rbtr_buffer_percent(it->tr));
+		if (ret < 0)
+			goto out;
 	}
 	/* A consuming reader of another file must not swap meanwhile. */
 	rbtr_access_lock(it->tr, it->cpu);
 	ret = rbt_map_get_reader(it->buffer, it->cpu);
 	rbtr_access_unlock(it->tr, it->cpu);
+out:
+	mutex_unlock(&it->lock);
 	return ret;
 }
 

@@ -6,8 +6,10 @@
  * their inode's i_private, as tracefs's files reach their trace_array.
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/lockdep.h>
+#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/seq_buf.h>
@@ -167,6 +169,39 @@ static int rbtr_buf_slot(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 {
 	return tr->snap.bufs[1] == buffer;
 }
+
+#ifdef RBTRACE_TEST_HOOKS
+/*
+ * Test builds: the files that use the live buffer briefly, without a
+ * reader's pin (header_page, discard_stats, options/overwrite,
+ * trace_options), wait this long between loading tr->buffer and using
+ * it, so that snapshot/live-readers can swap and free meanwhile. The
+ * waits begun are counted: the scenario's cue.
+ */
+static unsigned int live_use_delay_ms;
+module_param(live_use_delay_ms, uint, 0600);
+MODULE_PARM_DESC(live_use_delay_ms,
+		 "test builds: header_page, discard_stats, options/overwrite and trace_options wait this long between loading the live buffer and using it");
+
+static unsigned int live_use_waits;
+module_param(live_use_waits, uint, 0400);
+MODULE_PARM_DESC(live_use_waits, "test builds: waits of live_use_delay_ms begun");
+
+/**
+ * rbtr_test_live_use_delay - test builds: wait between load and use
+ *
+ * See live_use_delay_ms above; a no-op in other builds (trace.h).
+ */
+void rbtr_test_live_use_delay(void)
+{
+	unsigned int ms = READ_ONCE(live_use_delay_ms);
+
+	if (!ms)
+		return;
+	WRITE_ONCE(live_use_waits, live_use_waits + 1);
+	msleep(ms);
+}
+#endif
 
 /**
  * rbtr_reader_open - a file that reads a buffer is being opened

@@ -195,6 +195,18 @@ static __always_inline bool rbtr_cpu_traced(const struct rbtr_trace *tr, int cpu
 	return !cpumask_test_cpu(cpu, &tr->untraced_cpus);
 }
 
+/*
+ * Test builds: a wait between a load of tr->buffer and its use, in the
+ * files that hold files_mutex for it (trace.c); nothing in other builds.
+ */
+#ifdef RBTRACE_TEST_HOOKS
+void rbtr_test_live_use_delay(void);
+#else
+static inline void rbtr_test_live_use_delay(void)
+{
+}
+#endif
+
 /* tracing_cpumask (events.c) */
 void rbtr_set_traced_cpus(struct rbtr_trace *tr, const struct cpumask *mask);
 void rbtr_get_traced_cpus(struct rbtr_trace *tr, struct cpumask *mask);

@@ -45,12 +45,40 @@ test.d/raw/mmap-races.tc.
         sub-buffer, try read() and splice() on another descriptor, and a
         read() of the CPU's trace_pipe, while writing the ring over
         several times; prints "read R splice S pipe P page same|changed"
+  mmapio.py get-reader FILE SECONDS
+        GET_READER on a blocking descriptor of FILE that is not mapped;
+        prints the errno name (or "ok") if it returns within SECONDS,
+        else "slept" (SIGALRM ends the call)
+  mmapio.py get-reader-swap FILE SNAPSHOT
+        issue 26 item 1's sequence: open FILE (blocking), "1" to
+        SNAPSHOT, a child sharing the descriptor calls GET_READER; then
+        one O_NONBLOCK read (the file follows the live buffer), "0" to
+        SNAPSHOT (frees the buffer the descriptor was opened on), the
+        child killed; prints "child C read R free F" (C: the child's
+        errno name, or "asleep" if it had not returned in 3 s)
+  mmapio.py get-reader-unmap FILE SNAPSHOT
+        the mapping goes away under a sleeping GET_READER: map the meta
+        page, a child calls GET_READER (blocking, nothing to read: it
+        sleeps), munmap, "1" to SNAPSHOT (the swap wakes it), one
+        O_NONBLOCK read, "0" to SNAPSHOT; prints "first A then C read R
+        free F" (A: "asleep" when the child slept before the munmap)
+  mmapio.py map-window FILE MARKER PARAMS
+        test builds (PARAMS: the module's parameters directory, with
+        map_window_ms and map_window_waits): write markers rs-N on CPU 0,
+        hold a first mmap() of the whole ring in its window (sub-buffer
+        ids set, ring not mapped yet), splice FILE once inside it, let
+        the mmap() finish and hand out the ring's sub-buffers; prints
+        "splice S" (S: EBUSY, EAGAIN, or "took N" sub-buffers), then
+        "mapped M dup D" (M markers read through the mapping, D of them
+        spliced too) or "mmap failed ERRNO"
 """
 import ctypes
 import errno
 import fcntl
 import os
 import re
+import select
+import signal
 import struct
 import sys
 import time
@@ -457,6 +485,197 @@ def recycle(path, marker):
         ','.join(sorted(res['pipe'])), 'same' if same else 'changed'))
 
 
+def write_file(path, text):
+    """Write TEXT to PATH; "ok" or the errno name."""
+    try:
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            os.write(fd, text.encode())
+        finally:
+            os.close(fd)
+        return 'ok'
+    except OSError as e:
+        return err_name(e)
+
+
+class Slept(Exception):
+    pass
+
+
+def on_alarm(signum, frame):
+    raise Slept()
+
+
+def get_reader(path, seconds):
+    fd = os.open(path, os.O_RDONLY)
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    try:
+        fcntl.ioctl(fd, GET_READER)
+        res = 'ok'
+    except OSError as e:
+        res = err_name(e)
+    except Slept:
+        res = 'slept'
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    print(res)
+
+
+def child_get_reader(fd):
+    """Fork a child that calls GET_READER on FD and writes its outcome
+    to a pipe: (pid, read end)."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if not pid:
+        os.close(r)
+        try:
+            fcntl.ioctl(fd, GET_READER)
+            res = 'ok'
+        except OSError as e:
+            res = err_name(e)
+        os.write(w, res.encode())
+        os._exit(0)
+    os.close(w)
+    return pid, r
+
+
+def child_answer(r, seconds):
+    if select.select([r], [], [], seconds)[0]:
+        return os.read(r, 64).decode() or 'died'
+    return 'asleep'
+
+
+def read_nonblock(fd):
+    """One read with O_NONBLOCK: "ok" or the errno name."""
+    flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    fcntl.fcntl(fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+    try:
+        os.read(fd, 65536)
+        res = 'ok'
+    except OSError as e:
+        res = err_name(e)
+    fcntl.fcntl(fd, fcntl.F_SETFL, flags)
+    return res
+
+
+def get_reader_swap(path, snapshot):
+    fd = os.open(path, os.O_RDONLY)
+    res = write_file(snapshot, '1')
+    if res != 'ok':
+        sys.exit('echo 1 > snapshot: ' + res)
+    # The swap's wake of the old buffer's sleepers (an irq_work) is done
+    # before the child sleeps there.
+    time.sleep(0.5)
+    pid, r = child_get_reader(fd)
+    child = child_answer(r, 3)
+    rd = read_nonblock(fd)
+    freed = write_file(snapshot, '0')
+    # Unfixed, the child's wait entry is on the freed buffer's queue: the
+    # kill takes it off there (KASAN: use-after-free).
+    time.sleep(0.5)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    print('child %s read %s free %s' % (child, rd, freed))
+
+
+def get_reader_unmap(path, snapshot):
+    fd = os.open(path, os.O_RDONLY)
+    meta = Mapping(fd, PAGE)
+    # The mapping is VM_DONTCOPY: the child shares the descriptor only.
+    pid, r = child_get_reader(fd)
+    first = child_answer(r, 2)
+    meta.close()
+    swap = write_file(snapshot, '1')
+    if swap != 'ok':
+        sys.exit('echo 1 > snapshot after munmap: ' + swap)
+    then = child_answer(r, 10) if first == 'asleep' else first
+    rd = read_nonblock(fd)
+    freed = write_file(snapshot, '0')
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    print('first %s then %s read %s free %s' % (first, then, rd, freed))
+
+
+def read_param(params, name):
+    with open(os.path.join(params, name)) as f:
+        return int(f.read())
+
+
+def map_window(path, marker, params):
+    os.sched_setaffinity(0, {0})
+    sub = subbuf_bytes(path)
+    mk = os.open(marker, os.O_WRONLY)
+    # Some sub-buffers the writer has left: a splice has pages to take.
+    for n in range(1, sub * 3 // 16):
+        os.write(mk, b'rs-%d\n' % n)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    size = ring_size(first_meta(fd))
+    waits = read_param(params, 'map_window_waits')
+    write_file(os.path.join(params, 'map_window_ms'), '30000')
+    r, w = os.pipe()
+    pid = os.fork()
+    if not pid:
+        # The CPU's first mapping: it waits in the window until told.
+        os.close(r)
+        out = []
+        try:
+            ring = Mapping(fd, size)
+            meta = read_meta(ring)
+            last_id, last_read = meta['id'], meta['read']
+            for _ in range(10000):
+                fcntl.ioctl(fd, GET_READER)
+                meta = read_meta(ring)
+                if meta['id'] == last_id and meta['read'] == last_read:
+                    break
+                off = meta['meta_page_size'] + meta['id'] * meta['subbuf_size']
+                page = ring[off:off + meta['subbuf_size']]
+                start = last_read if meta['id'] == last_id else 0
+                try:
+                    out += page_seqs(page, start, meta['read'], 'rs-')
+                except struct.error:
+                    out.append(-1)           # not a page of events
+                last_id, last_read = meta['id'], meta['read']
+            os.write(w, ('mapped ' + ' '.join(map(str, out))).encode())
+        except OSError as e:
+            os.write(w, ('failed ' + err_name(e)).encode())
+        os._exit(0)
+    os.close(w)
+    end = time.monotonic() + 30
+    while read_param(params, 'map_window_waits') == waits:
+        if time.monotonic() > end:
+            sys.exit('the first mmap() never reached its window')
+        time.sleep(0.05)
+    # Inside the window: the ids are set, the ring not mapped yet.
+    rp, wp = os.pipe()
+    n = libc.splice(fd, None, wp, None, sub * 4, SPLICE_F_NONBLOCK)
+    if n < 0:
+        res = err_name(OSError(ctypes.get_errno(), ''))
+        spliced = []
+    else:
+        res = 'took %d' % (n // sub)
+        data = read_full(rp, n)
+        spliced = []
+        for pos in range(0, n, sub):
+            page = data[pos:pos + sub]
+            commit, = struct.unpack_from('<Q', page, 8)
+            spliced += page_seqs(page, 0, commit & (MISSED_STORED - 1), 'rs-')
+    write_file(os.path.join(params, 'map_window_ms'), '0')
+    got = b''
+    while True:
+        chunk = os.read(r, 65536)
+        if not chunk:
+            break
+        got += chunk
+    os.waitpid(pid, 0)
+    print('splice', res)
+    words = got.decode().split()
+    if not words or words[0] != 'mapped':
+        print('mmap', ' '.join(words))
+        return
+    seqs = [int(x) for x in words[1:]]
+    print('mapped %d dup %d' % (len(seqs), len(set(seqs) & set(spliced))))
+
+
 def main():
     cmd, path = sys.argv[1], sys.argv[2]
     if cmd == 'meta':
@@ -481,6 +700,14 @@ def main():
         race_check(path, sys.argv[3])
     elif cmd == 'recycle':
         recycle(path, sys.argv[3])
+    elif cmd == 'get-reader':
+        get_reader(path, sys.argv[3])
+    elif cmd == 'get-reader-swap':
+        get_reader_swap(path, sys.argv[3])
+    elif cmd == 'get-reader-unmap':
+        get_reader_unmap(path, sys.argv[3])
+    elif cmd == 'map-window':
+        map_window(path, sys.argv[3], sys.argv[4])
     else:
         sys.exit('mmapio.py: unknown command ' + cmd)
 
