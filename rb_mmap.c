@@ -90,19 +90,27 @@ static void rb_setup_ids(struct rb_cpu_buffer *cpu_buffer, unsigned long *ids)
 
 	ids[id] = (unsigned long)cpu_buffer->reader_page->page;
 	cpu_buffer->reader_page->id = id++;
-	first = rb_set_head_page(cpu_buffer);
+	/*
+	 * Ids only name the pages: any page of the ring may take id 1. The
+	 * head is the natural first; when writers pushing it kept the
+	 * search from finding it within its bound (rb_set_head_page(): that
+	 * is load, not a broken ring, and a ring with no head has warned
+	 * there already), the last head seen does as well. It is a page of
+	 * the ring: only a reader swap takes pages out, and we hold
+	 * reader_lock.
+	 */
+	first = rb_set_head_page(cpu_buffer) ?: cpu_buffer->head_page;
 	bpage = first;
-	/* A ring without a head page is broken: ids stay as they are. */
-	if (RB_WARN_ON(cpu_buffer, !first))
-		goto out;
-	do {
-		if (RB_WARN_ON(cpu_buffer, id >= nr))
-			break;
-		ids[id] = (unsigned long)bpage->page;
-		bpage->id = id++;
-		rb_inc_page(&bpage);
-	} while (bpage != first);
-out:
+	/* No page at all: a ring that was never set up, warned above. */
+	if (bpage) {
+		do {
+			if (RB_WARN_ON(cpu_buffer, id >= nr))
+				break;
+			ids[id] = (unsigned long)bpage->page;
+			bpage->id = id++;
+			rb_inc_page(&bpage);
+		} while (bpage != first);
+	}
 	cpu_buffer->subbuf_ids = ids;
 	meta->meta_struct_len = sizeof(*meta);
 	meta->nr_subbufs = nr;
@@ -392,7 +400,8 @@ static void rb_map_mark_missed(struct rb_cpu_buffer *cpu_buffer, unsigned long m
 {
 	struct rb_page *reader = cpu_buffer->reader_page;
 
-	if (!missed || reader == cpu_buffer->commit_page)
+	/* The writer moves commit_page on its CPU: one load, see rb_commit.c. */
+	if (!missed || reader == READ_ONCE(cpu_buffer->commit_page))
 		return;
 	rb_commit_to_real_end(reader, reader->page);
 	rb_mark_missed(cpu_buffer->buffer, reader->page, missed);
