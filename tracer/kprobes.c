@@ -64,8 +64,6 @@
 #else
 #define RBTR_KP_NOSYM_EINVAL	false
 #endif
-/* ftrace's KRETPROBE_MAXACTIVE_MAX (not in a header) */
-#define RBTR_KP_MAXACTIVE_MAX	4096
 
 /* The kernel's struct kprobe_trace_entry_head and kretprobe_trace_entry_head */
 struct rbtr_kp_entry {
@@ -365,60 +363,6 @@ static int rbtr_kp_make_fields(struct rbtr_kprobe *tk)
 
 /* ---- parsing a definition --------------------------------------------------- */
 
-static bool rbtr_kp_good_name(const char *name)
-{
-	if (!*name || strlen(name) >= RBTR_KP_NAME_MAX || (!isalpha(*name) && *name != '_'))
-		return false;
-	while (*++name)
-		if (!isalnum(*name) && *name != '_')
-			return false;
-	return true;
-}
-
-/*
- * "[GRP/]NAME" into @tk's group and name. An empty @ev leaves both NULL,
- * "GRP/" the name: rbtr_kp_parse_target() makes ftrace's default ones.
- */
-static int rbtr_kp_parse_event(struct rbtr_kprobe *tk, const char *ev)
-{
-	const char *slash = strchr(ev, '/');
-
-	if (!*ev)
-		return 0;
-	if (slash) {
-		tk->group = kstrndup(ev, slash - ev, GFP_KERNEL);
-		if (!tk->group)
-			return -ENOMEM;
-		if (!rbtr_kp_good_name(tk->group))
-			return -EINVAL;
-		ev = slash + 1;
-		if (!*ev)
-			return 0;
-	}
-	tk->name = kstrdup(ev, GFP_KERNEL);
-	if (!tk->name)
-		return -ENOMEM;
-	return rbtr_kp_good_name(tk->name) ? 0 : -EINVAL;
-}
-
-/* "p", "p:EV", "r", "r10:EV": the kind and the event name. */
-static int rbtr_kp_parse_head(struct rbtr_kprobe *tk, const char *head)
-{
-	const char *p = head + 1;
-	unsigned int maxactive = 0;
-
-	tk->is_return = *head == 'r';
-	while (tk->is_return && isdigit(*p)) {
-		maxactive = maxactive * 10 + *p++ - '0';
-		if (maxactive > RBTR_KP_MAXACTIVE_MAX)
-			return -E2BIG;
-	}
-	tk->rp.maxactive = maxactive;
-	if (*p == ':')
-		return rbtr_kp_parse_event(tk, p + 1);
-	return *p ? -EINVAL : 0;
-}
-
 /* "SYM", "SYM+OFF", "SYM%return"; not an address. */
 static int rbtr_kp_parse_target(struct rbtr_kprobe *tk, const char *target)
 {
@@ -448,16 +392,9 @@ static int rbtr_kp_parse_target(struct rbtr_kprobe *tk, const char *target)
 	if (!tk->group)
 		tk->group = kstrdup(RBTR_KP_GROUP, GFP_KERNEL);
 	if (!tk->name) {
-		/* ftrace's default name, "p_SYM_OFF" with odd bytes as '_' */
-		char *c;
-
-		tk->name = kasprintf(GFP_KERNEL, "%c_%s_%lu", tk->is_return ? 'r' : 'p',
-				     tk->symbol, off);
+		tk->name = rbtr_kp_default_name(tk->is_return, tk->symbol, off);
 		if (!tk->name)
 			return -ENOMEM;
-		for (c = tk->name; *c; c++)
-			if (!isalnum(*c))
-				*c = '_';
 	}
 	return tk->group ? 0 : -ENOMEM;
 }
@@ -516,7 +453,8 @@ static struct rbtr_kprobe *rbtr_kp_parse(int argc, char **argv)
 	tk = kzalloc(sizeof(*tk), GFP_KERNEL);
 	if (!tk)
 		return ERR_PTR(-ENOMEM);
-	ret = rbtr_kp_parse_head(tk, argv[0]);
+	ret = rbtr_kp_parse_head(argv[0], &tk->is_return, &tk->rp.maxactive, &tk->group,
+				 &tk->name);
 	if (!ret)
 		ret = rbtr_kp_parse_target(tk, argv[1]);
 	if (ret) {
