@@ -87,25 +87,36 @@ static inline void rbtr_test_cpumask_step(void)
  *  - a type registered with an id keeps it: ftrace's fixed ids for the
  *    ftrace system (below RBTR_EVENT_FIRST_DYN_ID), and the kernel's own
  *    id (from its format file) for every event the kernel has;
- *  - a type registered with id 0 is rbtrace's alone: it is given the
- *    highest free id, counting down from RBTR_EVENT_DYN_TOP (65535) to
- *    RBTR_EVENT_DYN_BOTTOM. The kernel gives its dynamic ids counting up
- *    from its last fixed type (trace_output.c, alloc_trace_event_type())
- *    and reuses freed ones: it would need some 49,000 events loaded to
- *    reach the range. Should a kernel id fall there anyway, registering
- *    it fails with -EEXIST: an id never names two events.
+ *  - a type registered with id 0 is rbtrace's alone: it is given a free
+ *    id of RBTR_EVENT_DYN_TOP (65535) down to RBTR_EVENT_DYN_BOTTOM, the
+ *    next one below the id given last, round the range: an id freed
+ *    (a kprobe event deleted) is given again, but only after every other
+ *    free id of the range has been given since, which keeps a record
+ *    still held by a reader from being printed as the next event to get
+ *    its id (kprobes.c empties the buffers too, as ftrace does). The
+ *    kernel gives its dynamic ids counting up from its last fixed type
+ *    (trace_output.c, alloc_trace_event_type()) and reuses freed ones:
+ *    it would need some 49,000 events loaded to reach the range. Should
+ *    a kernel id fall there anyway, registering it fails with -EEXIST:
+ *    an id never names two events.
  */
 static int rbtr_event_assign_id(struct rbtr_event_type *type)
 {
+	unsigned int id = rbtr_next_id, n;
+
 	if (type->id)
 		return xa_load(&rbtr_event_ids, type->id) ? -EEXIST : 0;
-	while (rbtr_next_id >= RBTR_EVENT_DYN_BOTTOM &&
-	       xa_load(&rbtr_event_ids, rbtr_next_id))
-		rbtr_next_id--;
-	if (rbtr_next_id < RBTR_EVENT_DYN_BOTTOM)
-		return -ENOSPC;
-	type->id = rbtr_next_id--;
-	return 0;
+	/* Each id of the range once at most: -ENOSPC only when all are taken. */
+	for (n = 0; n <= RBTR_EVENT_DYN_TOP - RBTR_EVENT_DYN_BOTTOM; n++, id--) {
+		if (id < RBTR_EVENT_DYN_BOTTOM)
+			id = RBTR_EVENT_DYN_TOP;
+		if (!xa_load(&rbtr_event_ids, id)) {
+			type->id = id;
+			rbtr_next_id = id - 1;
+			return 0;
+		}
+	}
+	return -ENOSPC;
 }
 
 /**

@@ -50,10 +50,12 @@ struct rbtr_entry {
  *    all below RBTR_EVENT_FIRST_DYN_ID), as the kernel's own do;
  *  - an event the kernel has (the 16 native ones, every generic one) is
  *    registered with the kernel's id, read from its tracefs format file;
- *  - a type registered with id 0 is rbtrace's own: it gets an id counting
- *    down from RBTR_EVENT_DYN_TOP, where the kernel, which counts up from
- *    its last fixed type, never reaches in practice; a kernel id met
- *    there later is refused (-EEXIST), never shared.
+ *  - a type registered with id 0 is rbtrace's own: it gets a free id of
+ *    RBTR_EVENT_DYN_TOP down to RBTR_EVENT_DYN_BOTTOM, round the range
+ *    (a freed one is given again after all the others), where the
+ *    kernel, which counts up from its last fixed type, never reaches in
+ *    practice; a kernel id met there later is refused (-EEXIST), never
+ *    shared.
  */
 #define RBTR_EVENT_PRINT_ID	5
 #define RBTR_EVENT_RAW_DATA_ID	18

@@ -45,6 +45,7 @@
 #include <linux/kernel.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -235,6 +236,9 @@ static int rbtr_kfs_lines(const char *path, struct rbtr_resolve *arg)
 		/* A line longer than a piece: not one of the kernel's. */
 		if (!ret && len == RBTR_FSEL_CHUNK)
 			ret = -EFBIG;
+		/* A pass takes over a second under TCG: a kill need not wait. */
+		if (!ret && fatal_signal_pending(current))
+			ret = -EINTR;
 		cond_resched();
 	} while (n && !ret);
 	kvfree(buf);
@@ -594,11 +598,21 @@ static int rbtr_fn_filter_open(struct inode *inode, struct file *file)
 	return nonseekable_open(inode, file);
 }
 
+/*
+ * Each word is a pass over the kernel's list, and one of ftrace's over its
+ * records (ftrace_set_filter()), under rbtr_fsel_mutex: a page of words
+ * is thousands of passes. ftrace's write takes one word a call
+ * (trace_get_user()), so that a signal ends it between two words; here
+ * a signal ends the write between two words too, the words before it
+ * taken, their bytes counted (a short write), and a fatal one also ends
+ * a word's pass over the list (-EINTR, the word not taken).
+ */
 static ssize_t rbtr_fn_filter_write(struct file *file, const char __user *ubuf,
 				    size_t cnt, loff_t *ppos)
 {
 	struct rbtr_fn_file *f = file->private_data;
 	char *buf, *p, *word;
+	bool done = false;
 	int ret = 0;
 	size_t len;
 
@@ -613,13 +627,25 @@ static ssize_t rbtr_fn_filter_write(struct file *file, const char __user *ubuf,
 	while ((word = strsep(&p, " \t\n")) != NULL) {
 		if (!*word)
 			continue;
+		/* Not before the first word: a write always makes progress. */
+		if (done && signal_pending(current)) {
+			len = word - buf;
+			break;
+		}
 		ret = rbtr_fn_apply(f->kind, word, f->trunc);
+		if (ret == -EINTR && done) {
+			ret = 0;
+			len = word - buf;
+			break;
+		}
 		if (ret) {
-			pr_warn_ratelimited("rbtrace: no traceable function matches '%.64s'\n",
-					    word);
+			if (ret != -EINTR)
+				pr_warn_ratelimited("rbtrace: no traceable function matches '%.64s'\n",
+						    word);
 			break;
 		}
 		f->trunc = false;
+		done = true;
 	}
 	mutex_unlock(&rbtr_fsel_mutex);
 	kfree(buf);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbtrace dynamic probes: the fetch arguments of a kprobe_events line,
- * with ftrace's syntax, field types, print fmt and text (kernel/trace/
- * trace_probe.c), so that a probe's format file and records read as the
+ * rbtrace dynamic probes: the event name and the fetch arguments of a
+ * kprobe_events line, with ftrace's syntax, default names, field types,
+ * print fmt and text (kernel/trace/trace_kprobe.c, trace_probe.c), so
+ * that a probe's events/ directory, format file and records read as the
  * kernel's own kprobe event of the same definition.
  *
  *	[NAME=]FETCHARG[:TYPE]
@@ -26,6 +27,8 @@
 #include "kprobes.h"
 
 #define RBTR_KP_FAULT_STRING	"(fault)"
+/* ftrace's KRETPROBE_MAXACTIVE_MAX (not in a header) */
+#define RBTR_KP_MAXACTIVE_MAX	4096
 
 #define RBTR_KP_INT(n, ft, f, sz, sg, hx) \
 	{ .name = (n), .fmttype = (ft), .fmt = (f), .size = (sz), \
@@ -107,6 +110,97 @@ static bool rbtr_kp_good_name(const char *name)
 			return false;
 	return true;
 }
+
+/* ---- the event's name --------------------------------------------------- */
+
+/* A group or event name: a C identifier shorter than MAX_EVENT_NAME_LEN. */
+static bool rbtr_kp_good_event_name(const char *name)
+{
+	return strlen(name) < RBTR_KP_NAME_MAX && rbtr_kp_good_name(name);
+}
+
+/* "[GRP/]NAME": -EINVAL for a bad name, as ftrace's NAME_TOO_LONG, BAD_EVENT_NAME. */
+static int rbtr_kp_parse_event(const char *ev, char **group, char **name)
+{
+	const char *slash = strchr(ev, '/');
+
+	if (!*ev)
+		return 0;
+	if (slash) {
+		*group = kstrndup(ev, slash - ev, GFP_KERNEL);
+		if (!*group)
+			return -ENOMEM;
+		if (!rbtr_kp_good_event_name(*group))
+			return -EINVAL;
+		ev = slash + 1;
+		if (!*ev)
+			return 0;
+	}
+	*name = kstrdup(ev, GFP_KERNEL);
+	if (!*name)
+		return -ENOMEM;
+	return rbtr_kp_good_event_name(*name) ? 0 : -EINVAL;
+}
+
+/**
+ * rbtr_kp_parse_head - "p", "p:EV", "r", "r10:EV": the kind and the event name
+ * @head: the definition's first word
+ * @is_return: set for a kretprobe ('r')
+ * @maxactive: set to the number after 'r', 0 without one
+ * @group: set to a copy of the event's group, left NULL without one
+ * @name: set to a copy of its name, left NULL without one ("p", "p:GRP/"):
+ *        the caller makes ftrace's default one (rbtr_kp_default_name())
+ *
+ * Return: 0, -EINVAL for bad syntax or a bad name (as ftrace's
+ * NAME_TOO_LONG and BAD_EVENT_NAME), -E2BIG past KRETPROBE_MAXACTIVE_MAX,
+ * -ENOMEM. What was set is the caller's to free, on an error too.
+ */
+int rbtr_kp_parse_head(const char *head, bool *is_return, int *maxactive, char **group,
+		       char **name)
+{
+	const char *p = head + 1;
+	unsigned int n = 0;
+
+	*is_return = *head == 'r';
+	while (*is_return && isdigit(*p)) {
+		n = n * 10 + *p++ - '0';
+		if (n > RBTR_KP_MAXACTIVE_MAX)
+			return -E2BIG;
+	}
+	*maxactive = n;
+	if (*p == ':')
+		return rbtr_kp_parse_event(p + 1, group, name);
+	return *p ? -EINVAL : 0;
+}
+
+/**
+ * rbtr_kp_default_name - ftrace's name of a probe defined without one
+ * @is_return: a kretprobe
+ * @symbol: the probed symbol
+ * @off: the offset into it
+ *
+ * "p_SYM_OFF" ("r_SYM_0" for a kretprobe) cut to MAX_EVENT_NAME_LEN - 1
+ * bytes, as __trace_kprobe_create()'s snprintf() into a buffer of
+ * MAX_EVENT_NAME_LEN cuts it (6.1 and 6.12 alike): two probes on symbols
+ * alike in their first 59 bytes clash (-EEXIST) in both. Then its
+ * sanitize_event_name(), which makes ':', '.' and '*' '_', the only
+ * bytes other than [A-Za-z0-9_] in the kernel's symbols; any other is
+ * made '_' here too, so that the name is always one rbtrace can take.
+ *
+ * Return: the name, for kfree(), or NULL without memory.
+ */
+char *rbtr_kp_default_name(bool is_return, const char *symbol, unsigned long off)
+{
+	char name[RBTR_KP_NAME_MAX], *c;
+
+	snprintf(name, sizeof(name), "%c_%s_%lu", is_return ? 'r' : 'p', symbol, off);
+	for (c = name; *c; c++)
+		if (!isalnum(*c))
+			*c = '_';
+	return kstrdup(name, GFP_KERNEL);
+}
+
+/* ---- fetch arguments ------------------------------------------------------ */
 
 /* $argN, $retval, $stack, $stackN, $comm (ftrace's parse_probe_vars()). */
 static int rbtr_kp_parse_var(struct rbtr_kp_arg *arg, const char *var, bool is_return,

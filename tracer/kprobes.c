@@ -25,12 +25,36 @@
  * scratch area, then reserves, copies and commits one record per file,
  * each under that file's condition into its tracer's buffer.
  *
- * Removal: a probe enabled in any tracer is refused with -EBUSY. Its kprobe is
- * unregistered (which waits for handlers in flight), then its event type
- * (which removes its files and waits for their operations). The type is
- * then kept, not freed, until unload: the text output looks types up by
- * id without a lock (events.c), and may still hold this one; its id is
- * not given again, so its records left in the buffer print as unknown.
+ * Removal: a probe enabled in any tracer is refused with -EBUSY. Then,
+ * under rbtr_kp_mutex, what may still use it goes, each user waited for:
+ *
+ *  R1 its kprobe is unregistered: unregister_kprobe() and
+ *     unregister_kretprobe() end with synchronize_rcu(), after which no
+ *     handler runs (kprobe handlers run with interrupts or preemption
+ *     off; a kretprobe's return handler is called by the rethook with
+ *     preemption off, and only while its handler is set, which
+ *     rethook_free() clears before that grace period). No record of it
+ *     is written after R1;
+ *  R2 its event type is unregistered: its files are removed, which waits
+ *     for the operations in flight on them (debugfs; a file opened before
+ *     fails its later reads and writes with EIO, its release touches
+ *     nothing of the probe) and its id is erased: no new lookup finds it
+ *     (no trigger holds it: that is busy);
+ *  R3 the tracers it was ever enabled in are emptied, their live buffer
+ *     and their snapshot, as ftrace does (dyn_event_release() and
+ *     event_remove(): clear_trace where EVENT_FILE_FL_WAS_ENABLED). Its
+ *     records are gone with them, so that none is decoded later with
+ *     the format of another event given its id; a tracer it was never
+ *     enabled in has none of its records and is left alone;
+ *  R4 it is freed after an RCU grace period (call_rcu()): the text
+ *     output looks a record's type up by id under rcu_read_lock()
+ *     (rbtr_event_print(), rbtr_persist_fix_rec()) and may be printing
+ *     with this one. rbtr_kprobes_exit() waits for those callbacks.
+ *
+ * Its id may then be given again (events.c gives ids round the range,
+ * the one freed last given last): a reader that took one of its records
+ * out of a buffer before R3 and prints it only after some 16,000 other
+ * events have been defined would print it as the event holding the id.
  */
 #include <linux/kernel.h>
 #include <linux/ctype.h>
@@ -64,8 +88,6 @@
 #else
 #define RBTR_KP_NOSYM_EINVAL	false
 #endif
-/* ftrace's KRETPROBE_MAXACTIVE_MAX (not in a header) */
-#define RBTR_KP_MAXACTIVE_MAX	4096
 
 /* The kernel's struct kprobe_trace_entry_head and kretprobe_trace_entry_head */
 struct rbtr_kp_entry {
@@ -81,7 +103,8 @@ struct rbtr_kretp_entry {
 
 /**
  * struct rbtr_kprobe - one probe of kprobe_events
- * @list: in rbtr_kprobes or, removed, in rbtr_kp_dead (under rbtr_kp_mutex)
+ * @list: in rbtr_kprobes or, being removed, in a list of rbtr_kp_release()'s
+ *        (under rbtr_kp_mutex)
  * @type: its event type
  * @rp: the kretprobe; rp.kp the kprobe of either kind
  * @is_return: a kretprobe
@@ -99,6 +122,12 @@ struct rbtr_kretp_entry {
  * @fields: __probe_ip (or __probe_func, __probe_ret_ip) and the arguments
  * @print_fmt: its format file's print fmt
  * @fixed: size of the record without its strings
+ * @was_in: the tracers it was ever enabled in (rbtr_kp_reg()), compared,
+ *          never followed: an instance removed since may have left a
+ *          pointer that a new one reuses, which costs a needless reset
+ * @nr_was_in: their number
+ * @was_anywhere: @was_in could not grow: empty every tracer at removal
+ * @rcu: frees it after the readers that may be printing its records
  */
 struct rbtr_kprobe {
 	struct list_head	list;
@@ -116,12 +145,15 @@ struct rbtr_kprobe {
 	struct rbtr_field	*fields;
 	char			*print_fmt;
 	unsigned int		fixed;
+	struct rbtr_trace	**was_in;
+	unsigned int		nr_was_in;
+	bool			was_anywhere;
+	struct rcu_head		rcu;
 };
 
 /* Serialises kprobe_events: its probe list, creation and removal. */
 static DEFINE_MUTEX(rbtr_kp_mutex);
 static LIST_HEAD(rbtr_kprobes);
-static LIST_HEAD(rbtr_kp_dead);
 /*
  * Where a handler builds its record before reserving it at its exact
  * size. One per CPU is enough: kprobe handlers never nest on a CPU (a
@@ -278,6 +310,27 @@ static void rbtr_kp_print(struct seq_buf *s, const struct rbtr_event_type *type,
 }
 
 /*
+ * @tr may get records of @tk from now on: note it, for R3 (see the top
+ * of the file). Under the registry mutex, as every enabling.
+ */
+static void rbtr_kp_note_tracer(struct rbtr_kprobe *tk, struct rbtr_trace *tr)
+{
+	struct rbtr_trace **was_in;
+	unsigned int i;
+
+	for (i = 0; i < tk->nr_was_in; i++)
+		if (tk->was_in[i] == tr)
+			return;
+	was_in = krealloc_array(tk->was_in, tk->nr_was_in + 1, sizeof(*was_in), GFP_KERNEL);
+	if (!was_in) {
+		tk->was_anywhere = true;
+		return;
+	}
+	was_in[tk->nr_was_in++] = tr;
+	tk->was_in = was_in;
+}
+
+/*
  * Enabling in one tracer, under the registry mutex, as is rbtr_kp_busy()'s
  * look after it sets @dying. The file joins the set; the first one arms
  * the kprobe, after the set with it is published (enable_kprobe() orders
@@ -290,6 +343,7 @@ static int rbtr_kp_reg(struct rbtr_event_file *file)
 
 	if (tk->dying)
 		return -EBUSY;
+	rbtr_kp_note_tracer(tk, file->tr);
 	ret = rbtr_file_set_add(&tk->files, file);
 	if (ret != 1)
 		return min(ret, 0);
@@ -324,7 +378,13 @@ static void rbtr_kp_free(struct rbtr_kprobe *tk)
 	kfree(tk->group);
 	kfree(tk->name);
 	kfree(tk->symbol);
+	kfree(tk->was_in);
 	kfree(tk);
+}
+
+static void rbtr_kp_free_rcu(struct rcu_head *rcu)
+{
+	rbtr_kp_free(container_of(rcu, struct rbtr_kprobe, rcu));
 }
 
 /* The fields and print fmt of a parsed probe; its arguments' offsets. */
@@ -365,60 +425,6 @@ static int rbtr_kp_make_fields(struct rbtr_kprobe *tk)
 
 /* ---- parsing a definition --------------------------------------------------- */
 
-static bool rbtr_kp_good_name(const char *name)
-{
-	if (!*name || strlen(name) >= RBTR_KP_NAME_MAX || (!isalpha(*name) && *name != '_'))
-		return false;
-	while (*++name)
-		if (!isalnum(*name) && *name != '_')
-			return false;
-	return true;
-}
-
-/*
- * "[GRP/]NAME" into @tk's group and name. An empty @ev leaves both NULL,
- * "GRP/" the name: rbtr_kp_parse_target() makes ftrace's default ones.
- */
-static int rbtr_kp_parse_event(struct rbtr_kprobe *tk, const char *ev)
-{
-	const char *slash = strchr(ev, '/');
-
-	if (!*ev)
-		return 0;
-	if (slash) {
-		tk->group = kstrndup(ev, slash - ev, GFP_KERNEL);
-		if (!tk->group)
-			return -ENOMEM;
-		if (!rbtr_kp_good_name(tk->group))
-			return -EINVAL;
-		ev = slash + 1;
-		if (!*ev)
-			return 0;
-	}
-	tk->name = kstrdup(ev, GFP_KERNEL);
-	if (!tk->name)
-		return -ENOMEM;
-	return rbtr_kp_good_name(tk->name) ? 0 : -EINVAL;
-}
-
-/* "p", "p:EV", "r", "r10:EV": the kind and the event name. */
-static int rbtr_kp_parse_head(struct rbtr_kprobe *tk, const char *head)
-{
-	const char *p = head + 1;
-	unsigned int maxactive = 0;
-
-	tk->is_return = *head == 'r';
-	while (tk->is_return && isdigit(*p)) {
-		maxactive = maxactive * 10 + *p++ - '0';
-		if (maxactive > RBTR_KP_MAXACTIVE_MAX)
-			return -E2BIG;
-	}
-	tk->rp.maxactive = maxactive;
-	if (*p == ':')
-		return rbtr_kp_parse_event(tk, p + 1);
-	return *p ? -EINVAL : 0;
-}
-
 /* "SYM", "SYM+OFF", "SYM%return"; not an address. */
 static int rbtr_kp_parse_target(struct rbtr_kprobe *tk, const char *target)
 {
@@ -448,16 +454,9 @@ static int rbtr_kp_parse_target(struct rbtr_kprobe *tk, const char *target)
 	if (!tk->group)
 		tk->group = kstrdup(RBTR_KP_GROUP, GFP_KERNEL);
 	if (!tk->name) {
-		/* ftrace's default name, "p_SYM_OFF" with odd bytes as '_' */
-		char *c;
-
-		tk->name = kasprintf(GFP_KERNEL, "%c_%s_%lu", tk->is_return ? 'r' : 'p',
-				     tk->symbol, off);
+		tk->name = rbtr_kp_default_name(tk->is_return, tk->symbol, off);
 		if (!tk->name)
 			return -ENOMEM;
-		for (c = tk->name; *c; c++)
-			if (!isalnum(*c))
-				*c = '_';
 	}
 	return tk->group ? 0 : -ENOMEM;
 }
@@ -516,7 +515,8 @@ static struct rbtr_kprobe *rbtr_kp_parse(int argc, char **argv)
 	tk = kzalloc(sizeof(*tk), GFP_KERNEL);
 	if (!tk)
 		return ERR_PTR(-ENOMEM);
-	ret = rbtr_kp_parse_head(tk, argv[0]);
+	ret = rbtr_kp_parse_head(argv[0], &tk->is_return, &tk->rp.maxactive, &tk->group,
+				 &tk->name);
 	if (!ret)
 		ret = rbtr_kp_parse_target(tk, argv[1]);
 	if (ret) {
@@ -642,12 +642,63 @@ static bool rbtr_kp_busy(struct rbtr_kprobe *tk)
 	return true;
 }
 
-/* Under rbtr_kp_mutex, @tk not busy: see the top of the file. */
-static void rbtr_kp_remove(struct rbtr_kprobe *tk)
+/*
+ * Under rbtr_kp_mutex, @tk not busy: steps R1 and R2 (see the top of the
+ * file); @tk goes to @gone, for rbtr_kp_release().
+ */
+static void rbtr_kp_remove(struct rbtr_kprobe *tk, struct list_head *gone)
 {
 	rbtr_kp_unregister(tk);
 	rbtr_event_unregister(&tk->type);
-	list_move_tail(&tk->list, &rbtr_kp_dead);
+	list_move_tail(&tk->list, gone);
+}
+
+/* Was a probe of @gone ever enabled in @tr? */
+static bool rbtr_kp_was_in(struct list_head *gone, struct rbtr_trace *tr)
+{
+	struct rbtr_kprobe *tk;
+	unsigned int i;
+
+	list_for_each_entry(tk, gone, list) {
+		if (tk->was_anywhere)
+			return true;
+		for (i = 0; i < tk->nr_was_in; i++)
+			if (tk->was_in[i] == tr)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * R3 for one tracer: both of its buffers, whatever their roles (a
+ * snapshot trigger may swap them meanwhile; under files_mutex neither
+ * goes away), as ftrace empties array_buffer and max_buffer.
+ */
+static void rbtr_kp_reset_tracer(struct rbtr_trace *tr, void *data)
+{
+	unsigned int i;
+
+	if (!rbtr_kp_was_in(data, tr))
+		return;
+	mutex_lock(&tr->files_mutex);
+	for (i = 0; i < ARRAY_SIZE(tr->snap.bufs); i++)
+		if (tr->snap.bufs[i])
+			rbtr_reset_buffer(tr, tr->snap.bufs[i], RBT_ALL_CPUS);
+	mutex_unlock(&tr->files_mutex);
+}
+
+/* Steps R3 and R4 for the probes rbtr_kp_remove() put on @gone. */
+static void rbtr_kp_release(struct list_head *gone)
+{
+	struct rbtr_kprobe *tk, *tmp;
+
+	if (list_empty(gone))
+		return;
+	rbtr_events_each_tracer(rbtr_kp_reset_tracer, gone);
+	list_for_each_entry_safe(tk, tmp, gone, list) {
+		list_del(&tk->list);
+		call_rcu(&tk->rcu, rbtr_kp_free_rcu);
+	}
 }
 
 static int rbtr_kp_delete(int argc, char **argv)
@@ -655,6 +706,7 @@ static int rbtr_kp_delete(int argc, char **argv)
 	struct rbtr_kprobe *tk;
 	char *name = argv[0] + 2, *group = NULL, *slash;
 	int ret = -ENOENT;
+	LIST_HEAD(gone);
 
 	if (argv[0][1] != ':' || !*name)
 		return -EINVAL;
@@ -669,10 +721,12 @@ static int rbtr_kp_delete(int argc, char **argv)
 	if (tk) {
 		ret = -EBUSY;
 		if (!rbtr_kp_busy(tk)) {
-			rbtr_kp_remove(tk);
+			rbtr_kp_remove(tk, &gone);
 			ret = 0;
 		}
 	}
+	/* Under the mutex: no probe is defined before the tracers are emptied. */
+	rbtr_kp_release(&gone);
 	mutex_unlock(&rbtr_kp_mutex);
 	return ret;
 }
@@ -681,6 +735,7 @@ static int rbtr_kp_delete(int argc, char **argv)
 static int rbtr_kp_delete_all(void)
 {
 	struct rbtr_kprobe *tk, *tmp;
+	LIST_HEAD(gone);
 	int ret = 0;
 
 	mutex_lock(&rbtr_kp_mutex);
@@ -691,8 +746,9 @@ static int rbtr_kp_delete_all(void)
 		if (ret)
 			WRITE_ONCE(tk->dying, false);
 		else
-			rbtr_kp_remove(tk);
+			rbtr_kp_remove(tk, &gone);
 	}
+	rbtr_kp_release(&gone);
 	mutex_unlock(&rbtr_kp_mutex);
 	return ret;
 }
@@ -824,19 +880,23 @@ void rbtr_kprobes_files(struct rbtr_trace *tr)
  * rbtr_kprobes_exit - remove every probe, enabled or not, and free them
  *
  * At unload, before the buffer and the events/ tree go: no file is open,
- * so nothing can look at the removed types any more.
+ * so nothing can look at the removed types any more, and the buffers are
+ * not worth emptying. The probes removed before are freed by RCU
+ * callbacks of this module: rcu_barrier() waits for them.
  */
 void rbtr_kprobes_exit(void)
 {
 	struct rbtr_kprobe *tk, *tmp;
+	LIST_HEAD(gone);
 
 	mutex_lock(&rbtr_kp_mutex);
 	list_for_each_entry_safe(tk, tmp, &rbtr_kprobes, list)
-		rbtr_kp_remove(tk);
-	list_for_each_entry_safe(tk, tmp, &rbtr_kp_dead, list) {
+		rbtr_kp_remove(tk, &gone);
+	list_for_each_entry_safe(tk, tmp, &gone, list) {
 		list_del(&tk->list);
 		rbtr_kp_free(tk);
 	}
+	rcu_barrier();
 	free_percpu(rbtr_kp_scratch);
 	rbtr_kp_scratch = NULL;
 	mutex_unlock(&rbtr_kp_mutex);

@@ -2,7 +2,8 @@
 /*
  * rbtrace dynamic probes (kprobe_events): what kprobes.c, which owns the
  * probes and the kprobe_events file, shares with kprobe_args.c, which
- * parses fetch arguments, describes them as fields and fetches them.
+ * parses event names and fetch arguments, describes the arguments as
+ * fields and fetches them.
  */
 #ifndef _RBTR_KPROBES_H
 #define _RBTR_KPROBES_H
@@ -78,6 +79,9 @@ struct rbtr_kp_arg {
 	unsigned int			offset;
 };
 
+int rbtr_kp_parse_head(const char *head, bool *is_return, int *maxactive, char **group,
+		       char **name);
+char *rbtr_kp_default_name(bool is_return, const char *symbol, unsigned long off);
 int rbtr_kp_parse_arg(struct rbtr_kp_arg *arg, const char *text, unsigned int idx,
 		      bool is_return, bool at_entry);
 void rbtr_kp_free_arg(struct rbtr_kp_arg *arg);
