@@ -269,6 +269,19 @@ boot_limit() {
 	echo $((T_BOOT_BASE + T_BOOT_PER_TEST * $1))
 }
 
+# longest_timeout NAME...: the longest "# timeout:" among the scenarios
+# named, which a boot's limit adds once: a scenario that runs long on
+# purpose (kprobes/kprobe-cycles, 655 s on one TCG thread) must not use
+# up the others' share.
+longest_timeout() {
+	local n t max=0
+	for n in "$@"; do
+		t=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$RBT_TOP/tests/guest/test.d/$n.tc")
+		[ -z "$t" ] || [ "$t" -le "$max" ] || max=$t
+	done
+	echo "$max"
+}
+
 boot_test_kernel() {
 	local dir=$run/test-kernel rc=0 kos m n
 	if [ -z "$mod_test" ]; then
@@ -376,7 +389,7 @@ boot_one_thread() {
 	mkdir -p "$dir"
 	rbt_log "booting the test kernel on one TCG thread: $n guest scenarios tagged onethread (part $part)"
 	"$RBT_TOP/scripts/qemu-run.sh" --kernel "$kdir/arch/x86/boot/bzImage" --smp 2 --one-thread \
-		--timeout "$(boot_limit "$n")" --results "$dir" \
+		--timeout "$(($(boot_limit "$n") + $(longest_timeout $names)))" --results "$dir" \
 		"$RBT_TOP/tests/guest/run-tc.sh" --tag onethread --ko "$mod_test/rbtrace.ko" \
 		$(for t in $names; do echo "$RBT_TOP/tests/guest/test.d/$t.tc"; done) \
 		>"$run/boot-one-thread-$part.log" 2>&1 || rc=$?
