@@ -147,6 +147,13 @@ struct rbt_range_info {
 	char		clock[16];
 };
 
+/*
+ * The ring buffer's load and unload, for the module that holds it only
+ * (tracer/module.c); not exported.
+ */
+int rbt_init(void);
+void rbt_exit(void);
+
 /* Allocation and configuration */
 struct rbt_buffer *rbt_alloc(unsigned long size, unsigned int flags,
 			     unsigned int order);

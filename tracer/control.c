@@ -27,17 +27,17 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "rb_debugfs.h"
-#include "tracer/events.h"
-#include "tracer/trace.h"
-#include "tracer/tracepoints.h"
-#include "tracer/function.h"
-#include "tracer/kprobes.h"
-#include "tracer/options.h"
-#include "tracer/pid.h"
-#include "tracer/clock_page.h"
-#include "tracer/persist.h"
-#include "tracer/stack.h"
+#include "control.h"
+#include "events.h"
+#include "trace.h"
+#include "tracepoints.h"
+#include "function.h"
+#include "kprobes.h"
+#include "options.h"
+#include "pid.h"
+#include "clock_page.h"
+#include "persist.h"
+#include "stack.h"
 
 /* Longest control-file write taken; tracefs's are short lines too. */
 #define RB_CTRL_WRITE_MAX	64
