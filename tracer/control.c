@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbtrace file interface under /sys/kernel/debug/rbtrace/, with the
- * names and semantics of tracefs, so that cat, trace-cmd and
- * libtraceevent work on it unchanged. This file builds the tree and holds
- * the control files of the buffer; the tracer's own files (text, raw
- * pages, events, marker, saved_cmdlines) are in tracer/. Every file
- * reaches its tracer (struct rbtr_trace) through its inode.
+ * The control files of a tracer's buffer, as tracefs's: tracing_on,
+ * buffer_size_kb (also per CPU), buffer_total_size_kb,
+ * buffer_subbuf_size_kb, buffer_percent, trace_clock, tracing_cpumask and
+ * per_cpu/cpuN/stats. The tree that holds them is built by tree.c; the
+ * tracer's other files (text, raw pages, events, marker, saved_cmdlines)
+ * are in their own files of tracer/. Every file reaches its tracer
+ * (struct rbtr_trace) through its inode.
  *
  * Files are root-only: 0600 control, 0400 read-only, 0200 write-only.
  * Every file takes a module reference while open (.owner), so rmmod
- * fails with -EBUSY while any is open, and rb_debugfs_exit() never races
+ * fails with -EBUSY while any is open, and rbtr_tree_exit() never races
  * a file operation. Every open first asks rbtr_check_open(): refused
  * under kernel lockdown, as tracefs's, and until the load is complete.
  * The tree is the last step of the load that can fail. A bad write
@@ -28,19 +29,10 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "control.h"
-#include "events.h"
 #include "trace.h"
-#include "tracepoints.h"
-#include "function.h"
-#include "kprobes.h"
-#include "options.h"
-#include "pid.h"
-#include "clock_page.h"
-#include "persist.h"
-#include "stack.h"
 
 /* Longest control-file write taken; tracefs's are short lines too. */
-#define RB_CTRL_WRITE_MAX	64
+#define RBTR_CTRL_WRITE_MAX	64
 
 /* tracing_on */
 static ssize_t tracing_on_read(struct file *filp, char __user *ubuf,
@@ -109,7 +101,7 @@ static ssize_t buffer_size_read(struct file *filp, char __user *ubuf,
  * A size in KiB written to buffer_size_kb or buffer_subbuf_size_kb: a
  * number from 1 to what still fits in bytes, rounded up (else -EINVAL).
  */
-static int rb_read_kb(const char __user *ubuf, size_t cnt, unsigned long *kb)
+static int rbtr_read_kb(const char __user *ubuf, size_t cnt, unsigned long *kb)
 {
 	int ret = rbtr_write_ulong(ubuf, cnt, kb);
 
@@ -119,7 +111,7 @@ static int rb_read_kb(const char __user *ubuf, size_t cnt, unsigned long *kb)
 }
 
 /* A size change was refused: one line saying which, why, and the errno. */
-static int rb_size_failed(const char *file, unsigned long kb, int ret)
+static int rbtr_size_failed(const char *file, unsigned long kb, int ret)
 {
 	pr_warn_ratelimited("rbtrace: %s %lu: failed (%d)%s\n", file, kb, ret,
 			    ret == -EBUSY ? ": a trace file is open, or mmap()ed" : "");
@@ -134,14 +126,14 @@ static ssize_t buffer_size_write(struct file *filp, const char __user *ubuf,
 	unsigned long kb;
 	int ret;
 
-	ret = rb_read_kb(ubuf, cnt, &kb);
+	ret = rbtr_read_kb(ubuf, cnt, &kb);
 	if (ret)
 		return ret;
 	mutex_lock(&tr->files_mutex);
 	ret = rbtr_buffers_resize(tr, kb << 10, cpu);
 	mutex_unlock(&tr->files_mutex);
 	if (ret)
-		return rb_size_failed("buffer_size_kb", kb, ret);
+		return rbtr_size_failed("buffer_size_kb", kb, ret);
 	*ppos += cnt;
 	return cnt;
 }
@@ -205,7 +197,7 @@ static ssize_t subbuf_size_write(struct file *filp, const char __user *ubuf,
 	unsigned long kb, pages;
 	int ret, order;
 
-	ret = rb_read_kb(ubuf, cnt, &kb);
+	ret = rbtr_read_kb(ubuf, cnt, &kb);
 	if (ret)
 		return ret;
 	pages = DIV_ROUND_UP(kb << 10, PAGE_SIZE);
@@ -216,7 +208,7 @@ static ssize_t subbuf_size_write(struct file *filp, const char __user *ubuf,
 	ret = tr->readers_open ? -EBUSY : rbtr_buffers_set_subbuf_order(tr, order);
 	mutex_unlock(&tr->files_mutex);
 	if (ret)
-		return rb_size_failed("buffer_subbuf_size_kb", kb, ret);
+		return rbtr_size_failed("buffer_subbuf_size_kb", kb, ret);
 	*ppos += cnt;
 	return cnt;
 }
@@ -293,7 +285,7 @@ static int trace_clock_open(struct inode *inode, struct file *file)
 }
 
 /* single_release() and the reference of a file of a tracer */
-static int rb_single_release_tr(struct inode *inode, struct file *file)
+static int rbtr_ctrl_single_release(struct inode *inode, struct file *file)
 {
 	rbtr_trace_put(rbtr_file_trace(inode));
 	return single_release(inode, file);
@@ -303,7 +295,7 @@ static ssize_t trace_clock_write(struct file *filp, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
 	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
-	char buf[RB_CTRL_WRITE_MAX];
+	char buf[RBTR_CTRL_WRITE_MAX];
 	int ret;
 
 	if (!cnt || cnt >= sizeof(buf))
@@ -326,7 +318,7 @@ static const struct file_operations trace_clock_fops = {
 	.read		= seq_read,
 	.write		= trace_clock_write,
 	.llseek		= seq_lseek,
-	.release	= rb_single_release_tr,
+	.release	= rbtr_ctrl_single_release,
 };
 
 /*
@@ -367,7 +359,7 @@ static ssize_t cpumask_read(struct file *filp, char __user *ubuf,
  * tracefs answers to a mask too long for the CPUs (bitmap_parse()).
  * Unlike tracefs, padding a mask with blanks past that length is refused.
  */
-static size_t rb_cpumask_max_len(void)
+static size_t rbtr_cpumask_max_len(void)
 {
 	return 9 * DIV_ROUND_UP(nr_cpu_ids, 32);
 }
@@ -381,7 +373,7 @@ static ssize_t cpumask_write(struct file *filp, const char __user *ubuf,
 
 	if (!cnt)
 		return -EINVAL;
-	if (cnt > rb_cpumask_max_len())
+	if (cnt > rbtr_cpumask_max_len())
 		return -EOVERFLOW;
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
@@ -405,8 +397,8 @@ static const struct file_operations cpumask_fops = {
 };
 
 /* seconds.microseconds for nanosecond clocks, as tracefs's stats. */
-static void rb_stats_ts(struct seq_file *m, struct rbtr_trace *tr,
-			const char *what, u64 ts)
+static void rbtr_stats_ts(struct seq_file *m, struct rbtr_trace *tr,
+			  const char *what, u64 ts)
 {
 	u32 rem;
 	u64 s;
@@ -438,8 +430,8 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "overrun: %llu\n", st.overrun);
 	seq_printf(m, "commit overrun: %llu\n", st.commit_overrun);
 	seq_printf(m, "bytes: %llu\n", st.bytes);
-	rb_stats_ts(m, tr, "oldest event ts", st.oldest_ts);
-	rb_stats_ts(m, tr, "now ts", now);
+	rbtr_stats_ts(m, tr, "oldest event ts", st.oldest_ts);
+	rbtr_stats_ts(m, tr, "now ts", now);
 	seq_printf(m, "dropped events: %llu\n", st.dropped);
 	seq_printf(m, "read events: %llu\n", st.read);
 	return 0;
@@ -462,45 +454,17 @@ static const struct file_operations stats_fops = {
 	.open		= stats_open,
 	.read		= seq_read,
 	.llseek		= seq_lseek,
-	.release	= rb_single_release_tr,
+	.release	= rbtr_ctrl_single_release,
 };
 
-static int rb_create_cpu_dir(struct rbtr_trace *tr, struct dentry *per_cpu, int cpu)
-{
-	struct dentry *dir;
-	char name[16];
-
-	snprintf(name, sizeof(name), "cpu%d", cpu);
-	dir = debugfs_create_dir(name, per_cpu);
-	if (IS_ERR(dir))
-		return PTR_ERR(dir);
-	rbtr_create_cpu_file("trace", 0600, dir, tr, cpu, &rbtr_trace_fops);
-	rbtr_create_cpu_file("trace_pipe", 0400, dir, tr, cpu, &rbtr_trace_pipe_fops);
-	rbtr_create_cpu_file("trace_pipe_raw", 0400, dir, tr, cpu, &rbtr_pipe_raw_fops);
-	rbtr_create_cpu_file("stats", 0400, dir, tr, cpu, &stats_fops);
-	rbtr_create_cpu_file("buffer_size_kb", 0600, dir, tr, cpu, &buffer_size_fops);
-	rbtr_snapshot_cpu_files(tr, dir, cpu);
-	return 0;
-}
-
-/* One per_cpu/cpuN for every possible CPU: trace-cmd opens them all. */
-static int rb_create_per_cpu(struct rbtr_trace *tr)
-{
-	struct dentry *per_cpu;
-	int cpu, ret;
-
-	per_cpu = debugfs_create_dir("per_cpu", tr->dir);
-	if (IS_ERR(per_cpu))
-		return PTR_ERR(per_cpu);
-	for_each_possible_cpu(cpu) {
-		ret = rb_create_cpu_dir(tr, per_cpu, cpu);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static void rb_create_control_files(struct rbtr_trace *tr)
+/**
+ * rbtr_control_files - make a tracer's control files in its directory
+ * @tr: the tracer; @tr->dir made
+ *
+ * debugfs_create_file() failures are not fatal, as for every file of
+ * the tree: the directory stays usable without it.
+ */
+void rbtr_control_files(struct rbtr_trace *tr)
 {
 	struct dentry *top = tr->dir;
 
@@ -511,109 +475,16 @@ static void rb_create_control_files(struct rbtr_trace *tr)
 	debugfs_create_file("buffer_percent", 0600, top, tr, &percent_fops);
 	debugfs_create_file("trace_clock", 0600, top, tr, &trace_clock_fops);
 	debugfs_create_file("tracing_cpumask", 0600, top, tr, &cpumask_fops);
-	debugfs_create_file("trace", 0600, top, tr, &rbtr_trace_fops);
-	debugfs_create_file("trace_pipe", 0400, top, tr, &rbtr_trace_pipe_fops);
-}
-
-/*
- * The files every tracer has, the top one and each instance: its buffer's
- * control files, tracing_cpumask, trace, trace_pipe, per_cpu/, the
- * markers, the snapshot, the options and the event pid filters. Their
- * opens take a reference on @tr (rbtr_trace_get()). On failure the
- * caller removes @tr->dir.
- */
-static int rb_create_tracer_files(struct rbtr_trace *tr)
-{
-	int ret;
-
-	rb_create_control_files(tr);
-	ret = rb_create_per_cpu(tr);
-	if (ret)
-		return ret;
-	rbtr_marker_files(tr);
-	rbtr_snapshot_files(tr);
-	rbtr_options_files(tr);
-	rbtr_pid_files(tr);
-	return 0;
-}
-
-/*
- * Build the tree; on failure the caller removes what was made. What can
- * fail but the directories comes first: the duration filter's tables,
- * with their files tracing_thresh and tracing_thresh_stats.
- */
-static int rb_create_tree(struct rbtr_trace *tr)
-{
-	int ret;
-
-	tr->dir = debugfs_create_dir("rbtrace", NULL);
-	if (IS_ERR(tr->dir)) {
-		ret = PTR_ERR(tr->dir);
-		tr->dir = NULL;
-		return ret;
-	}
-	ret = rbtr_duration_init(tr->dir);
-	if (ret)
-		return ret;
-	ret = rb_create_tracer_files(tr);
-	if (ret)
-		return ret;
-	ret = rbtr_events_fs_init(tr);
-	if (ret)
-		return ret;
-	rbtr_cmdlines_files(tr);
-	rbtr_function_files(tr);
-	rbtr_kprobes_files(tr);
-	rbtr_stack_files(tr);
-	rbtr_persist_files(tr);
-	rbtr_clock_page_files(tr->dir);
-	return rbtr_instances_init(tr->dir, rb_create_tracer_files);
-}
-
-/* Also after a partial rb_create_tree(): each step undoes only what it made. */
-static void rb_remove_tree(struct rbtr_trace *tr)
-{
-	rbtr_files_unpublish();
-	rbtr_instances_exit();
-	/* Its files before the tree, which would free their dentries. */
-	rbtr_duration_exit();
-	rbtr_events_fs_exit();
-	debugfs_remove_recursive(tr->dir);
-	tr->dir = NULL;
-	tr->options = NULL;
 }
 
 /**
- * rb_debugfs_init - create /sys/kernel/debug/rbtrace/ for a tracer
- * @tr: the tracer the files show, set up by rbtr_trace_init(), its events
- *      registered (rbtr_marker_init(), rbtr_tracepoints_init()) and its
- *      saved_cmdlines table made (rbtr_cmdlines_init())
- *
- * The last step of the load that can fail. The files refuse to open
- * until rbtr_files_publish().
- *
- * Return: 0 or a negative errno; nothing is left behind on failure.
+ * rbtr_control_cpu_files - make a tracer's control files of one CPU
+ * @tr: the tracer
+ * @dir: its per_cpu/cpuN directory
+ * @cpu: N
  */
-int rb_debugfs_init(struct rbtr_trace *tr)
+void rbtr_control_cpu_files(struct rbtr_trace *tr, struct dentry *dir, int cpu)
 {
-	int ret;
-
-	ret = rb_create_tree(tr);
-	if (ret)
-		rb_remove_tree(tr);
-	return ret;
-}
-
-/**
- * rb_debugfs_exit - remove the files
- * @tr: the tracer of rb_debugfs_init()
- *
- * Called at module unload, when no file is open (each open one holds a
- * module reference), so no file operation can be running; or when the
- * load fails after rb_debugfs_init(), when none could be opened. After
- * rbtr_tracepoints_exit(): no probe uses the duration filter's tables.
- */
-void rb_debugfs_exit(struct rbtr_trace *tr)
-{
-	rb_remove_tree(tr);
+	rbtr_create_cpu_file("stats", 0400, dir, tr, cpu, &stats_fops);
+	rbtr_create_cpu_file("buffer_size_kb", 0600, dir, tr, cpu, &buffer_size_fops);
 }

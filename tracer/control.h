@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rbtrace's file interface under /sys/kernel/debug/rbtrace/: the root of
- * the tree and the buffer's control files (rb_debugfs.c). The tracer's
- * own files and state are in tracer/trace.h.
+ * The control files of a tracer's buffer (control.c), made by the tree
+ * (tree.c) for the top tracer and each instance.
  */
-#ifndef _RB_DEBUGFS_H
-#define _RB_DEBUGFS_H
+#ifndef _RBTR_CONTROL_H
+#define _RBTR_CONTROL_H
 
+struct dentry;
 struct rbtr_trace;
 
-int rb_debugfs_init(struct rbtr_trace *tr);
-void rb_debugfs_exit(struct rbtr_trace *tr);
+void rbtr_control_files(struct rbtr_trace *tr);
+void rbtr_control_cpu_files(struct rbtr_trace *tr, struct dentry *dir, int cpu);
 
-#endif /* _RB_DEBUGFS_H */
+#endif /* _RBTR_CONTROL_H */

@@ -9,19 +9,19 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <rbtrace/rbtrace.h>
-#include "control.h"
 #include "events.h"
 #include "trace.h"
 #include "tracepoints.h"
+#include "tree.h"
 #include "function.h"
 #include "kprobes.h"
 #include "persist.h"
 #include "stack.h"
 
-#define RB_DEFAULT_SIZE_KB	1024UL
-#define RB_MAX_SIZE_KB		BIT(22)	/* 4 GiB per CPU: beyond is absurd */
+#define RBTR_DEFAULT_SIZE_KB	1024UL
+#define RBTR_MAX_SIZE_KB		BIT(22)	/* 4 GiB per CPU: beyond is absurd */
 
-static unsigned long buffer_size_kb = RB_DEFAULT_SIZE_KB;
+static unsigned long buffer_size_kb = RBTR_DEFAULT_SIZE_KB;
 module_param(buffer_size_kb, ulong, 0400);
 MODULE_PARM_DESC(buffer_size_kb,
 		 "per-CPU buffer size in KiB at load (default 1024, at least 1)");
@@ -46,8 +46,8 @@ module_param(fail_init_wait_ms, uint, 0400);
 MODULE_PARM_DESC(fail_init_wait_ms,
 		 "test builds: wait this long before the failure of fail_init_at");
 
-/* Step @step of rb_init() is done: fail here if told to. */
-static int __init rb_init_step(unsigned int step)
+/* Step @step of rbtr_module_init() is done: fail here if told to. */
+static int __init rbtr_init_step(unsigned int step)
 {
 	if (step != fail_init_at)
 		return 0;
@@ -57,13 +57,13 @@ static int __init rb_init_step(unsigned int step)
 	return -ENOMEM;
 }
 #else
-static inline int rb_init_step(unsigned int step)
+static inline int rbtr_init_step(unsigned int step)
 {
 	return 0;
 }
 #endif
 
-static int __init rb_parse_params(unsigned int *flags)
+static int __init rbtr_parse_params(unsigned int *flags)
 {
 	if (!strcmp(mode, "overwrite")) {
 		*flags = RBT_FL_OVERWRITE;
@@ -73,9 +73,9 @@ static int __init rb_parse_params(unsigned int *flags)
 		pr_err("rbtrace: mode=%s: must be overwrite or consumer\n", mode);
 		return -EINVAL;
 	}
-	if (!buffer_size_kb || buffer_size_kb > RB_MAX_SIZE_KB) {
+	if (!buffer_size_kb || buffer_size_kb > RBTR_MAX_SIZE_KB) {
 		pr_err("rbtrace: buffer_size_kb=%lu: must be 1 to %lu\n",
-		       buffer_size_kb, RB_MAX_SIZE_KB);
+		       buffer_size_kb, RBTR_MAX_SIZE_KB);
 		return -EINVAL;
 	}
 	if (subbuf_order > RBT_MAX_SUBBUF_ORDER) {
@@ -94,14 +94,14 @@ static int __init rb_parse_params(unsigned int *flags)
  * nothing can fail after the tree exists (fail_init_at's step 3 only
  * stands in for a step that could, in test builds).
  */
-static int __init rb_init(void)
+static int __init rbtr_module_init(void)
 {
 	struct rbtr_trace *tr = &rbtr_global_trace;
 	struct rbt_buffer *buffer;
 	unsigned int flags;
 	int ret;
 
-	ret = rb_parse_params(&flags);
+	ret = rbtr_parse_params(&flags);
 	if (ret)
 		return ret;
 	/* Each instance's buffer is made as the top one is at load. */
@@ -128,7 +128,7 @@ static int __init rb_init(void)
 	ret = rbtr_trace_init(tr, buffer);
 	if (ret)
 		goto fail_buffer;
-	ret = rb_init_step(1);
+	ret = rbtr_init_step(1);
 	if (ret)
 		goto fail_trace;
 	ret = rbtr_cmdlines_init(tr);
@@ -149,7 +149,7 @@ static int __init rb_init(void)
 	ret = rbtr_event_cond_init();
 	if (ret)
 		goto fail_stack;
-	ret = rb_init_step(2);
+	ret = rbtr_init_step(2);
 	if (ret)
 		goto fail_cond;
 	/* What a later boot needs to decode a persistent buffer's data. */
@@ -158,12 +158,12 @@ static int __init rb_init(void)
 		if (ret)
 			goto fail_meta;
 	}
-	ret = rb_debugfs_init(tr);
+	ret = rbtr_tree_init(tr);
 	if (ret) {
 		pr_err("rbtrace: cannot create the debugfs files (%d)\n", ret);
 		goto fail_meta;
 	}
-	ret = rb_init_step(3);
+	ret = rbtr_init_step(3);
 	if (ret)
 		goto fail_files;
 	rbtr_files_publish();
@@ -171,7 +171,7 @@ static int __init rb_init(void)
 
 	/* No event could be enabled (no file opened): no probe is running. */
 fail_files:
-	rb_debugfs_exit(tr);
+	rbtr_tree_exit(tr);
 fail_meta:
 	rbtr_persist_meta_exit();
 fail_cond:
@@ -195,7 +195,7 @@ fail_clock:
 	return ret;
 }
 
-static void __exit rb_exit(void)
+static void __exit rbtr_module_exit(void)
 {
 	struct rbtr_trace *tr = &rbtr_global_trace;
 
@@ -203,7 +203,7 @@ static void __exit rb_exit(void)
 	rbtr_function_exit();
 	rbtr_tracepoints_exit();
 	rbtr_stack_exit();
-	rb_debugfs_exit(tr);
+	rbtr_tree_exit(tr);
 	rbtr_event_cond_exit();
 	rbtr_marker_exit();
 	rbtr_cmdlines_exit();
@@ -212,8 +212,8 @@ static void __exit rb_exit(void)
 	rbt_exit();
 }
 
-module_init(rb_init);
-module_exit(rb_exit);
+module_init(rbtr_module_init);
+module_exit(rbtr_module_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("rbtrace: per-CPU lockless tracing ring buffer");
 MODULE_AUTHOR("The rbtrace developers");
