@@ -396,45 +396,18 @@ static const struct file_operations cpumask_fops = {
 	.llseek		= default_llseek,
 };
 
-/* seconds.microseconds for nanosecond clocks, as tracefs's stats. */
-static void rbtr_stats_ts(struct seq_file *m, struct rbtr_trace *tr,
-			  const char *what, u64 ts)
-{
-	u32 rem;
-	u64 s;
-
-	if (!rbtr_clock_in_ns(tr)) {
-		seq_printf(m, "%s: %llu\n", what, ts);
-		return;
-	}
-	s = div_u64_rem(rbtr_ns2usecs(ts), USEC_PER_SEC, &rem);
-	seq_printf(m, "%s: %5llu.%06u\n", what, s, rem);
-}
-
 /* per_cpu/cpuN/stats, in tracefs's format (trace-cmd parses it). */
 static int stats_show(struct seq_file *m, void *v)
 {
 	struct inode *inode = m->private;
 	struct rbtr_trace *tr = rbtr_file_trace(inode);
-	struct rbt_cpu_stats st;
-	u64 now;
 	int ret;
 
 	mutex_lock(&tr->files_mutex);
-	ret = rbt_cpu_stats(tr->buffer, rbtr_file_cpu(inode), &st);
-	now = rbt_time_stamp(tr->buffer);
+	ret = rbt_print_cpu_stats(tr->buffer, rbtr_file_cpu(inode),
+				  rbtr_clock_in_ns(tr), m);
 	mutex_unlock(&tr->files_mutex);
-	if (ret)
-		return ret;
-	seq_printf(m, "entries: %llu\n", st.entries);
-	seq_printf(m, "overrun: %llu\n", st.overrun);
-	seq_printf(m, "commit overrun: %llu\n", st.commit_overrun);
-	seq_printf(m, "bytes: %llu\n", st.bytes);
-	rbtr_stats_ts(m, tr, "oldest event ts", st.oldest_ts);
-	rbtr_stats_ts(m, tr, "now ts", now);
-	seq_printf(m, "dropped events: %llu\n", st.dropped);
-	seq_printf(m, "read events: %llu\n", st.read);
-	return 0;
+	return ret;
 }
 
 static int stats_open(struct inode *inode, struct file *file)

@@ -236,6 +236,8 @@ size_t rbt_read_page_size(struct rbt_buffer *buffer);
 struct seq_file;
 void rbt_print_page_header(struct rbt_buffer *buffer, struct seq_file *m);
 void rbt_print_entry_header(struct seq_file *m);
+int rbt_print_cpu_stats(struct rbt_buffer *buffer, int cpu, bool in_ns,
+			struct seq_file *m);
 
 /* A CPU's ring mapped into user space (ABI: rbtrace_mmap.h) */
 struct vm_area_struct;
