@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-layout.py [TOP]: the two layers stay apart, and no header includes
-# itself through others.
+# check-layout.py [TOP]: the two layers stay apart, in both directions, no
+# header includes itself through others, and no file grows past 900 lines.
 #
 #   - a file of tracer/ includes only kernel headers, <rbtrace/...> (the
 #     public API) and tracer/'s own headers: never the ring buffer's
 #     internal headers (rb_internal.h and the headers it gathers);
+#   - a file of the ring buffer (the top-level rb_*.c and rb_*.h, and
+#     include/) includes nothing of tracer/: the ring buffer knows
+#     nothing of its clients;
+#   - the test hooks linked into test builds of rbtrace.ko (tests/hooks/)
+#     may include tracer/'s headers: they test the tracer from inside;
 #   - the graph of #include "..." between rbtrace's own files has no
-#     circle.
+#     circle, in either layer or across them;
+#   - no file of the product (rb_*, tracer/, include/; .c and .h) is
+#     past 900 lines: a longer one is split along a seam.
 #
 # Prints each violation and exits 1 if there is any. Run by
-# scripts/test.sh (and so by make check and make test).
+# scripts/test.sh (and so by make check and make test); its own test is
+# tests/host/check-layout.sh.
 import os
 import re
 import sys
@@ -20,6 +28,7 @@ top = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                       os.path.join(os.path.dirname(__file__), '..'))
 INC = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
 SKIP = {'.git'}
+MAX_LINES = 900
 
 
 def sources():
@@ -39,6 +48,15 @@ def resolve(src, name):
     return None
 
 
+def layer(src):
+    """'rb' (the ring buffer), 'tracer', or None (tests, tools, samples)."""
+    if src.startswith('tracer/'):
+        return 'tracer'
+    if src.startswith('include/') or ('/' not in src and src.startswith('rb_')):
+        return 'rb'
+    return None
+
+
 def main():
     bad = []
     graph = {}
@@ -46,16 +64,29 @@ def main():
         with open(os.path.join(top, src), encoding='utf-8', errors='replace') as fh:
             text = fh.read()
         graph[src] = []
+        where = layer(src)
         for kind, name in INC.findall(text):
             dep = resolve(src, name) if kind == '"' else None
             if kind == '<' and name.startswith('rbtrace/'):
                 dep = os.path.join('include', name)
             if dep:
                 graph[src].append(dep)
-            if src.startswith('tracer/') and kind == '"':
+            if where == 'tracer' and kind == '"':
                 if dep is None or not dep.startswith('tracer/'):
                     bad.append('%s: includes "%s": tracer/ reaches the ring buffer '
                                'only through <rbtrace/rbtrace.h>' % (src, name))
+            # A header of tracer/ found or not (a name that no longer
+            # resolves still says where it looks).
+            if where == 'rb' and kind == '"':
+                if (dep or '').startswith('tracer/') or \
+                   re.search(r'(^|/)tracer/', os.path.normpath(name)):
+                    bad.append('%s: includes "%s": the ring buffer (rb_*, include/) '
+                               'knows nothing of tracer/' % (src, name))
+        if where:
+            n = text.count('\n') + (not text.endswith('\n') and text != '')
+            if n > MAX_LINES:
+                bad.append('%s: %d lines: past %d, split it along a seam'
+                           % (src, n, MAX_LINES))
     # Circles: depth-first search with colours.
     state = {}
     stack = []
@@ -78,8 +109,9 @@ def main():
         print(line)
     if bad:
         return 1
-    print('layout: %d files, tracer/ uses the public API only, no include circle'
-          % len(graph))
+    print('layout: %d files, tracer/ uses the public API only, the ring buffer '
+          'nothing of tracer/, no include circle, none past %d lines'
+          % (len(graph), MAX_LINES))
     return 0
 
 

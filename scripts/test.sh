@@ -4,7 +4,9 @@
 # test.sh: run every rbtrace test; the README's test command.
 #
 #   host tests    the harness's self-tests, the layout (tracer/ uses only
-#                 the public API, no include circle: check-layout.py),
+#                 the public API, the ring buffer nothing of tracer/, no
+#                 include circle, no file past 900 lines: check-layout.py,
+#                 and its test on planted violations),
 #                 rbtrace.ko built with W=1 and
 #                 no warning against three kernels (the test kernel,
 #                 Debian 12's stock 6.1 and 6.12 headers), checkpatch
@@ -570,6 +572,8 @@ main() {
 	build_test_kernel
 	[ "$check_only" = 1 ] || host_harness
 	step host:layout 60 python3 "$RBT_TOP/scripts/check-layout.py" || true
+	# check-layout.py's own test: each rule on a copy with a planted violation.
+	"$RBT_TOP/tests/host/check-layout.sh" 2>&1 | record_stream || true
 	build_modules
 	if [ "$check_only" = 0 ]; then
 		# Beside the test kernel's boot, whose two vCPUs leave a host

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test builds only (RBTRACE_TEST_HOOKS): a second tracer made and
- * destroyed in a loop through rbtr_events_instance_add() and
- * rbtr_events_instance_remove(), the way instances use them, to provoke
- * the race of an event file removed while its probe fires on every CPU
- * (events/evfile-race). Each cycle enables the sched, irq, timer and
- * raw_syscalls events in it (the timer system's generic events too:
- * their perf counters' handler records into every tracer that has them
- * on), and the kprobes system's if there is one, with a filter on two of
- * them, waits
- * @evfile_hold_ms while they fire, checks that records arrived, and
- * removes the tracer; its buffer is freed right after the removal, so
- * that a probe still writing into it would be a use after free that
- * KASAN reports.
+ * A test hook linked into rbtrace.ko by test builds only (make tests,
+ * RBT_HOOKS=1; Kbuild): a second tracer made and destroyed in a loop
+ * through rbtr_events_instance_add() and rbtr_events_instance_remove(),
+ * the way instances use them, to provoke the race of an event file
+ * removed while its probe fires on every CPU (events/evfile-race). It
+ * lives in tests/hooks/, not tracer/, because it is a test of the tracer
+ * and no part of the product: it uses the tracer's own headers, which
+ * only the tracer and its test hooks may (scripts/check-layout.py).
+ *
+ * Each cycle enables the sched, irq, timer and raw_syscalls events in it
+ * (the timer system's generic events too: their perf counters' handler
+ * records into every tracer that has them on), and the kprobes system's
+ * if there is one, with a filter on two of them, waits @evfile_hold_ms
+ * while they fire, checks that records arrived, and removes the tracer;
+ * its buffer is freed right after the removal, so that a probe still
+ * writing into it would be a use after free that KASAN reports.
  *
  * "echo N > /sys/module/rbtrace/parameters/evfile_cycles" runs N cycles
  * in the writer's context and logs one line with the counts.
@@ -24,9 +27,9 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
-#include "filter.h"
-#include "trace.h"
+#include "../../tracer/events.h"
+#include "../../tracer/filter.h"
+#include "../../tracer/trace.h"
 
 static unsigned int evfile_hold_ms = 5;
 module_param(evfile_hold_ms, uint, 0600);
