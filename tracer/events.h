@@ -426,7 +426,7 @@ int rbtr_event_set_list(struct rbtr_trace *tr, char *buf, bool *truncate, bool *
 /*
  * Files made with the tree, after the state behind them (the *_init()
  * below) exists: the tree is the last step of the load that can fail
- * (rb_debugfs.c).
+ * (tree.c).
  */
 void rbtr_marker_files(struct rbtr_trace *tr);
 void rbtr_cmdlines_files(struct rbtr_trace *tr);

@@ -504,7 +504,7 @@ static const struct inode_operations rbtr_instances_iops = {
 /**
  * rbtr_instances_init - create the instances directory
  * @parent: the top directory
- * @files: what makes a tracer's files in its directory (rb_debugfs.c)
+ * @files: what makes a tracer's files in its directory (tree.c)
  *
  * Return: 0 or a negative errno (nothing left behind).
  */

@@ -39,7 +39,7 @@ struct dentry *rbtr_options_dir(struct rbtr_trace *tr)
  * The live buffer's mode. "echo 0 > snapshot" frees a buffer under
  * files_mutex, and a swap (from any context) may make the one loaded
  * here that spare at any time: held from the load to the use, the mutex
- * keeps it from being freed meanwhile (rb_debugfs.c's rule).
+ * keeps it from being freed meanwhile (control.c's rule).
  */
 static bool rbtr_live_overwrite(struct rbtr_trace *tr)
 {

@@ -2,7 +2,7 @@
 /*
  * rbtrace's tracer state: one struct rbtr_trace per tracer, holding its
  * buffer, its clock, its readers count and the locks its files share.
- * The files (rb_debugfs.c, output.c, pipe_raw.c, ...) reach it through
+ * The files (control.c, output.c, pipe_raw.c, ...) reach it through
  * their inode's i_private, as tracefs's files reach their trace_array.
  */
 #include <linux/debugfs.h>
