@@ -391,10 +391,12 @@ void rb_end_commit(struct rb_cpu_buffer *cpu_buffer);
 void rb_end_commit_again(struct rb_cpu_buffer *cpu_buffer);
 void rb_commit_stopped(struct rb_cpu_buffer *cpu_buffer);
 
-/* Buffers, sizes and counters (rb_buffer.c) */
+/* Buffers (rb_buffer.c) */
 void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer);
-unsigned long rb_num_of_entries(struct rb_cpu_buffer *cpu_buffer);
 bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu);
+
+/* Sizes, switches and counters (rb_control.c) */
+unsigned long rb_num_of_entries(struct rb_cpu_buffer *cpu_buffer);
 
 /* Time stamp validation (rb_timestamp.c) */
 extern bool rb_validate;
