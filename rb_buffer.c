@@ -226,36 +226,6 @@ void rbt_free(struct rbt_buffer *buffer)
 }
 EXPORT_SYMBOL_GPL(rbt_free);
 
-/**
- * rb_refuse_all - add @delta to the refuse word of every CPU of @buffer
- * @buffer: the buffer
- * @delta: 1 for a reason of the whole buffer to refuse events, -1 when
- *         it is gone
- *
- * The writer reads only its CPU's word (rbt_lock_reserve()), so each
- * change of the buffer's record_disabled is mirrored here. Counts, not
- * bits: concurrent changes commute. Any context (RB_WARN_ON() in an NMI).
- * A CPU whose ring is not allocated yet (rbt_alloc() failing) is skipped.
- */
-void rb_refuse_all(struct rbt_buffer *buffer, int delta)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		if (buffer->buffers && buffer->buffers[cpu])
-			atomic_add(delta, &buffer->buffers[cpu]->refuse);
-}
-
-/**
- * rb_valid_cpu - is @cpu a CPU of @buffer?
- * @buffer: the buffer
- * @cpu: any int, from the user or a caller
- */
-bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu)
-{
-	return cpu >= 0 && cpu < nr_cpu_ids && cpumask_test_cpu(cpu, buffer->cpumask);
-}
-
 /* Stop the writers of one CPU and wait until none is left in flight. */
 static void rb_quiesce_cpu(struct rb_cpu_buffer *cpu_buffer)
 {

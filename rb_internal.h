@@ -258,7 +258,35 @@ struct rbt_buffer {
 		_rb_ret;						\
 	})
 
-void rb_refuse_all(struct rbt_buffer *buffer, int delta);
+/**
+ * rb_refuse_all - add @delta to the refuse word of every CPU of @buffer
+ * @buffer: the buffer
+ * @delta: 1 for a reason of the whole buffer to refuse events, -1 when
+ *         it is gone
+ *
+ * The writer reads only its CPU's word (rbt_lock_reserve()), so each
+ * change of the buffer's record_disabled is mirrored here. Counts, not
+ * bits: concurrent changes commute. Any context (RB_WARN_ON() in an NMI).
+ * A CPU whose ring is not allocated yet (rbt_alloc() failing) is skipped.
+ */
+static inline void rb_refuse_all(struct rbt_buffer *buffer, int delta)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (buffer->buffers && buffer->buffers[cpu])
+			atomic_add(delta, &buffer->buffers[cpu]->refuse);
+}
+
+/**
+ * rb_valid_cpu - is @cpu a CPU of @buffer?
+ * @buffer: the buffer
+ * @cpu: any int, from the user or a caller
+ */
+static inline bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu)
+{
+	return cpu >= 0 && cpu < nr_cpu_ids && cpumask_test_cpu(cpu, buffer->cpumask);
+}
 
 static inline void rb_warn_disable(struct rbt_buffer *buffer)
 {
@@ -393,7 +421,6 @@ void rb_commit_stopped(struct rb_cpu_buffer *cpu_buffer);
 
 /* Buffers (rb_buffer.c) */
 void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer);
-bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu);
 
 /* Sizes, switches and counters (rb_control.c) */
 unsigned long rb_num_of_entries(struct rb_cpu_buffer *cpu_buffer);
