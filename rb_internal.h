@@ -386,6 +386,7 @@ static inline bool rb_is_reader_page(struct rb_page *page)
 }
 
 /* Page list primitives (rb_pages.c) */
+bool rb_reader_may_wait(struct rb_cpu_buffer *cpu_buffer, u64 *deadline);
 struct rb_page *rb_set_head_page(struct rb_cpu_buffer *cpu_buffer);
 int rb_head_page_replace(struct rb_page *old, struct rb_page *new);
 void rb_head_page_activate(struct rb_cpu_buffer *cpu_buffer);
@@ -433,7 +434,6 @@ void rb_validate_tail(struct rb_cpu_buffer *cpu_buffer,
 void __cold rb_ts_went_back(struct rb_cpu_buffer *cpu_buffer);
 
 /* Reader (rb_reader.c) */
-bool rb_reader_may_wait(struct rb_cpu_buffer *cpu_buffer, u64 *deadline);
 struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer);
 void rb_advance_reader(struct rb_cpu_buffer *cpu_buffer);
 bool rb_per_cpu_empty(struct rb_cpu_buffer *cpu_buffer);
