@@ -422,6 +422,8 @@ void rb_commit_stopped(struct rb_cpu_buffer *cpu_buffer);
 
 /* Buffers (rb_buffer.c) */
 void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer);
+struct rbt_buffer *rb_alloc_buffer(unsigned long size, unsigned int flags,
+				   unsigned int order, struct rb_range *range);
 
 /* Sizes, switches and counters (rb_control.c) */
 unsigned long rb_num_of_entries(struct rb_cpu_buffer *cpu_buffer);
@@ -461,8 +463,6 @@ void rb_range_set_clock(struct rbt_buffer *buffer);
 void rb_range_clear_old(struct rbt_buffer *buffer);
 bool rb_range_restored(struct rb_range *range);
 unsigned long rb_range_nr_pages(struct rb_range *range);
-struct rbt_buffer *rb_alloc_buffer(unsigned long size, unsigned int flags,
-				   unsigned int order, struct rb_range *range);
 
 /* Waiting (rb_wait.c) */
 void rb_waitq_init(struct rb_waitq *wq);
