@@ -37,6 +37,14 @@
 #include <linux/timekeeping.h>
 #include "rb_internal.h"
 
+#ifdef RBTRACE_TEST_HOOKS
+/* The type is declared in rb_hooks.h; tests set it with WRITE_ONCE(). */
+typeof(rbt_test_hook) rbt_test_hook;
+EXPORT_SYMBOL_GPL(rbt_test_hook);
+atomic_t rbt_test_warns_expected = ATOMIC_INIT(0);
+EXPORT_SYMBOL_GPL(rbt_test_warns_expected);
+#endif
+
 /**
  * rb_set_list_to_head - flag @list->next as the pointer to the head page
  * @list: the list entry of the page before the head
