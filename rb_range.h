@@ -164,5 +164,7 @@ void rb_range_take_meta(struct rb_range *range);
 /* rb_range.c, for the making of a range buffer (rb_range_alloc.c) */
 void rb_range_note_clock(struct rb_range *range, u64 (*clock)(void));
 void rb_range_unmap(struct rb_range *range);
+struct rb_data_page *rb_range_page(struct rb_range *range, int cpu,
+				   unsigned int i);
 
 #endif /* _RB_RANGE_H */

@@ -3,7 +3,9 @@
  * rbtrace buffers in a given memory range, their making: rbt_alloc_in()
  * maps the range, keeps a previous boot's header or writes a new one,
  * builds the buffer over it (rb_alloc_buffer()) and registers the
- * notifiers that stop it on a panic or an oops (rbt_record_off()).
+ * notifiers that stop it on a panic or an oops (rbt_record_off()); and,
+ * in test builds, rbt_range_corrupt(), which stops it to damage its
+ * sub-buffers for the next boot to find.
  *
  * This is the one part of the range that calls the buffer's own files,
  * and it is its own file for that: rb_range.c (the range's sub-buffers
@@ -18,6 +20,7 @@
 #include <linux/mm.h>
 #include <linux/notifier.h>
 #include <linux/panic_notifier.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "rb_internal.h"
@@ -280,3 +283,57 @@ struct rbt_buffer *rbt_alloc_in(phys_addr_t start, size_t size,
 	return buffer;
 }
 EXPORT_SYMBOL_GPL(rbt_alloc_in);
+
+#ifdef RBTRACE_TEST_HOOKS
+/**
+ * rbt_range_corrupt - test builds: damage sub-buffers of a range buffer
+ * @buffer: the buffer
+ * @cpu: the CPU
+ * @nr: how many sub-buffers with data, from the newest back
+ * @how: 0 random bytes over the whole sub-buffer, header included;
+ *       1 a commit word past the end; 2 random bytes over the events;
+ *       3 a torn metadata update (@cpu and @nr unused): random bytes
+ *       over the half that is not current, a length past its end, the
+ *       index not flipped, as a crash inside rbt_range_meta_write()
+ *
+ * For the next boot's validation to find: recording is stopped first
+ * (the writer would write over the damage).
+ *
+ * Return: the number of sub-buffers damaged, or -EINVAL.
+ */
+int rbt_range_corrupt(struct rbt_buffer *buffer, int cpu, unsigned int nr,
+		      unsigned int how)
+{
+	struct rb_range *range = buffer->range;
+	unsigned int i, done = 0;
+
+	if (!range || !rb_valid_cpu(buffer, cpu) || how > 3)
+		return -EINVAL;
+	if (how == 3) {
+		struct rb_range_meta *next;
+
+		next = rb_range_meta(range, !(READ_ONCE(range->hdr->meta_cur) & 1));
+		get_random_bytes(next, RB_RANGE_META_HALF);
+		next->len = RB_RANGE_META_HALF;
+		return 1;
+	}
+	rbt_record_off(buffer);
+	synchronize_rcu();
+	for (i = range->nr_pages; i-- > 0 && done < nr;) {
+		struct rb_data_page *data = rb_range_page(range, cpu, i);
+		unsigned long commit = local_read(&data->commit);
+
+		if (!commit || commit > buffer->subbuf_size)
+			continue;
+		if (how == 0)
+			get_random_bytes(data, range->subbuf_bytes);
+		else if (how == 1)
+			local_set(&data->commit, buffer->subbuf_size + 8);
+		else
+			get_random_bytes(data->data, commit);
+		done++;
+	}
+	return done;
+}
+EXPORT_SYMBOL_GPL(rbt_range_corrupt);
+#endif
