@@ -301,29 +301,6 @@ const struct rbt_clock *rbt_clock_by_index(unsigned int i)
 EXPORT_SYMBOL_GPL(rbt_clock_by_index);
 
 /**
- * rbt_set_clock_by_name - stamp a buffer's events with a trace clock
- * @buffer: the buffer
- * @name: local, global, mono, mono_raw, boot, counter or latch (a
- *        trailing newline is ignored)
- *
- * Every clock is callable from any context, NMI included. The latch clock
- * runs without more ado; it follows changes of tsc_khz while the debugfs
- * trace_clock file has selected it. As with rbt_set_clock(), stamps of
- * two clocks do not compare: reset the buffer after switching.
- *
- * Return: 0, or -EINVAL for an unknown name.
- */
-int rbt_set_clock_by_name(struct rbt_buffer *buffer, const char *name)
-{
-	const struct rbt_clock *clock = rbt_clock_find(name);
-
-	if (!clock)
-		return -EINVAL;
-	return rbt_set_clock(buffer, clock->read);
-}
-EXPORT_SYMBOL_GPL(rbt_set_clock_by_name);
-
-/**
  * rb_clock_of - the clock whose read function is @read
  * @read: a buffer's clock
  *

@@ -24,14 +24,6 @@
 #include "rb_internal.h"
 #include "rb_timestamp.h"
 
-#ifdef RBTRACE_TEST_HOOKS
-/* The type is declared in rb_internal.h; tests set it with WRITE_ONCE(). */
-typeof(rbt_test_hook) rbt_test_hook;
-EXPORT_SYMBOL_GPL(rbt_test_hook);
-atomic_t rbt_test_warns_expected = ATOMIC_INIT(0);
-EXPORT_SYMBOL_GPL(rbt_test_warns_expected);
-#endif
-
 static __always_inline unsigned long rb_event_index(struct rb_cpu_buffer *cpu_buffer,
 						    struct rbt_event *event)
 {

@@ -258,7 +258,35 @@ struct rbt_buffer {
 		_rb_ret;						\
 	})
 
-void rb_refuse_all(struct rbt_buffer *buffer, int delta);
+/**
+ * rb_refuse_all - add @delta to the refuse word of every CPU of @buffer
+ * @buffer: the buffer
+ * @delta: 1 for a reason of the whole buffer to refuse events, -1 when
+ *         it is gone
+ *
+ * The writer reads only its CPU's word (rbt_lock_reserve()), so each
+ * change of the buffer's record_disabled is mirrored here. Counts, not
+ * bits: concurrent changes commute. Any context (RB_WARN_ON() in an NMI).
+ * A CPU whose ring is not allocated yet (rbt_alloc() failing) is skipped.
+ */
+static inline void rb_refuse_all(struct rbt_buffer *buffer, int delta)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (buffer->buffers && buffer->buffers[cpu])
+			atomic_add(delta, &buffer->buffers[cpu]->refuse);
+}
+
+/**
+ * rb_valid_cpu - is @cpu a CPU of @buffer?
+ * @buffer: the buffer
+ * @cpu: any int, from the user or a caller
+ */
+static inline bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu)
+{
+	return cpu >= 0 && cpu < nr_cpu_ids && cpumask_test_cpu(cpu, buffer->cpumask);
+}
 
 static inline void rb_warn_disable(struct rbt_buffer *buffer)
 {
@@ -358,6 +386,7 @@ static inline bool rb_is_reader_page(struct rb_page *page)
 }
 
 /* Page list primitives (rb_pages.c) */
+bool rb_reader_may_wait(struct rb_cpu_buffer *cpu_buffer, u64 *deadline);
 struct rb_page *rb_set_head_page(struct rb_cpu_buffer *cpu_buffer);
 int rb_head_page_replace(struct rb_page *old, struct rb_page *new);
 void rb_head_page_activate(struct rb_cpu_buffer *cpu_buffer);
@@ -391,10 +420,13 @@ void rb_end_commit(struct rb_cpu_buffer *cpu_buffer);
 void rb_end_commit_again(struct rb_cpu_buffer *cpu_buffer);
 void rb_commit_stopped(struct rb_cpu_buffer *cpu_buffer);
 
-/* Buffers, sizes and counters (rb_buffer.c) */
+/* Buffers (rb_buffer.c) */
 void rb_reset_cpu_locked(struct rb_cpu_buffer *cpu_buffer);
+struct rbt_buffer *rb_alloc_buffer(unsigned long size, unsigned int flags,
+				   unsigned int order, struct rb_range *range);
+
+/* Sizes, switches and counters (rb_control.c) */
 unsigned long rb_num_of_entries(struct rb_cpu_buffer *cpu_buffer);
-bool rb_valid_cpu(struct rbt_buffer *buffer, int cpu);
 
 /* Time stamp validation (rb_timestamp.c) */
 extern bool rb_validate;
@@ -404,7 +436,6 @@ void rb_validate_tail(struct rb_cpu_buffer *cpu_buffer,
 void __cold rb_ts_went_back(struct rb_cpu_buffer *cpu_buffer);
 
 /* Reader (rb_reader.c) */
-bool rb_reader_may_wait(struct rb_cpu_buffer *cpu_buffer, u64 *deadline);
 struct rb_page *rb_get_reader_page(struct rb_cpu_buffer *cpu_buffer);
 void rb_advance_reader(struct rb_cpu_buffer *cpu_buffer);
 bool rb_per_cpu_empty(struct rb_cpu_buffer *cpu_buffer);
@@ -432,8 +463,6 @@ void rb_range_set_clock(struct rbt_buffer *buffer);
 void rb_range_clear_old(struct rbt_buffer *buffer);
 bool rb_range_restored(struct rb_range *range);
 unsigned long rb_range_nr_pages(struct rb_range *range);
-struct rbt_buffer *rb_alloc_buffer(unsigned long size, unsigned int flags,
-				   unsigned int order, struct rb_range *range);
 
 /* Waiting (rb_wait.c) */
 void rb_waitq_init(struct rb_waitq *wq);

@@ -34,7 +34,16 @@
  */
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/timekeeping.h>
 #include "rb_internal.h"
+
+#ifdef RBTRACE_TEST_HOOKS
+/* The type is declared in rb_hooks.h; tests set it with WRITE_ONCE(). */
+typeof(rbt_test_hook) rbt_test_hook;
+EXPORT_SYMBOL_GPL(rbt_test_hook);
+atomic_t rbt_test_warns_expected = ATOMIC_INIT(0);
+EXPORT_SYMBOL_GPL(rbt_test_warns_expected);
+#endif
 
 /**
  * rb_set_list_to_head - flag @list->next as the pointer to the head page
@@ -154,6 +163,46 @@ int rb_head_page_set_normal(struct rb_cpu_buffer *cpu_buffer,
 			    int old_flag)
 {
 	return rb_head_page_set(head, prev, old_flag, RB_PAGE_NORMAL);
+}
+
+/*
+ * rb_reader_may_wait - may a reader go on waiting for a writer of
+ * @cpu_buffer, who is pushing the head (UPDATE) or crossing off a page
+ * (write index past the end)?
+ * @deadline: 0 before the first call of one wait; the helper keeps it
+ *
+ * A writer does either in a few instructions with preemption off, but it
+ * can be held up for long while it does: an NMI or softirq work nested in
+ * it, a vCPU the host does not run. That is not a broken ring, so the
+ * wait is bounded by time, not by a count of tries (which runs out in
+ * milliseconds), and at the bound the reader gives up this attempt
+ * without RB_WARN_ON(): the ring is intact and the next read retries.
+ * The clock is ktime_get_mono_fast_ns(): it reads the clocksource, so it
+ * advances with interrupts off. Not local_clock(): once the kernel marks
+ * the TSC unstable (a loaded host, seen under QEMU), local_clock() moves
+ * at most a tick past the last tick this CPU took, and with interrupts
+ * off (reader_lock) the bound never came: a reader waited out a 2.5 s
+ * writer instead of giving up after 1 s.
+ *
+ * It does not wait at all
+ *  - on the ring's own CPU: a writer of the ring runs only there, with
+ *    preemption off, so the one in flight is one this reader interrupted,
+ *    and it cannot go on before the reader returns;
+ *  - in NMI: every lock and wait on an NMI reader's path is a try (see
+ *    rb_reader_lock()); the CPU it interrupted may hold what it waits for.
+ *
+ * Return: true to try again, false to give up.
+ */
+bool rb_reader_may_wait(struct rb_cpu_buffer *cpu_buffer, u64 *deadline)
+{
+	u64 now;
+
+	if (in_nmi() || raw_smp_processor_id() == cpu_buffer->cpu)
+		return false;
+	now = ktime_get_mono_fast_ns();
+	if (!*deadline)
+		*deadline = now + RB_READER_WAIT_NS;
+	return now < *deadline;
 }
 
 /**

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rbtrace buffers in a given memory range, shared by its two files:
- * rb_range.c (the range, its header and its sub-buffers) and
- * rb_range_meta.c (the client's metadata area beside them). The layout
- * is described in rb_range.c.
+ * rbtrace buffers in a given memory range, shared by its three files:
+ * rb_range.c (the range, its header and its sub-buffers),
+ * rb_range_alloc.c (rbt_alloc_in(): the making of the buffer over it)
+ * and rb_range_meta.c (the client's metadata area beside them). The
+ * layout is described in rb_range.c.
  */
 #ifndef _RB_RANGE_H
 #define _RB_RANGE_H
@@ -159,5 +160,11 @@ static inline void rb_range_clean(void *addr, size_t len)
 #endif
 
 void rb_range_take_meta(struct rb_range *range);
+
+/* rb_range.c, for the making of a range buffer (rb_range_alloc.c) */
+void rb_range_note_clock(struct rb_range *range, u64 (*clock)(void));
+void rb_range_unmap(struct rb_range *range);
+struct rb_data_page *rb_range_page(struct rb_range *range, int cpu,
+				   unsigned int i);
 
 #endif /* _RB_RANGE_H */

@@ -27,48 +27,7 @@
  */
 #include <linux/delay.h>
 #include <linux/sched.h>
-#include <linux/timekeeping.h>
 #include "rb_internal.h"
-
-/*
- * rb_reader_may_wait - may a reader go on waiting for a writer of
- * @cpu_buffer, who is pushing the head (UPDATE) or crossing off a page
- * (write index past the end)?
- * @deadline: 0 before the first call of one wait; the helper keeps it
- *
- * A writer does either in a few instructions with preemption off, but it
- * can be held up for long while it does: an NMI or softirq work nested in
- * it, a vCPU the host does not run. That is not a broken ring, so the
- * wait is bounded by time, not by a count of tries (which runs out in
- * milliseconds), and at the bound the reader gives up this attempt
- * without RB_WARN_ON(): the ring is intact and the next read retries.
- * The clock is ktime_get_mono_fast_ns(): it reads the clocksource, so it
- * advances with interrupts off. Not local_clock(): once the kernel marks
- * the TSC unstable (a loaded host, seen under QEMU), local_clock() moves
- * at most a tick past the last tick this CPU took, and with interrupts
- * off (reader_lock) the bound never came: a reader waited out a 2.5 s
- * writer instead of giving up after 1 s.
- *
- * It does not wait at all
- *  - on the ring's own CPU: a writer of the ring runs only there, with
- *    preemption off, so the one in flight is one this reader interrupted,
- *    and it cannot go on before the reader returns;
- *  - in NMI: every lock and wait on an NMI reader's path is a try (see
- *    rb_reader_lock()); the CPU it interrupted may hold what it waits for.
- *
- * Return: true to try again, false to give up.
- */
-bool rb_reader_may_wait(struct rb_cpu_buffer *cpu_buffer, u64 *deadline)
-{
-	u64 now;
-
-	if (in_nmi() || raw_smp_processor_id() == cpu_buffer->cpu)
-		return false;
-	now = ktime_get_mono_fast_ns();
-	if (!*deadline)
-		*deadline = now + RB_READER_WAIT_NS;
-	return now < *deadline;
-}
 
 /* Swap the head page in; return the reader page if it has data. */
 static struct rb_page *rb_swap_reader_page(struct rb_cpu_buffer *cpu_buffer)
