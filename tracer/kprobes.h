@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rbtrace dynamic probes (kprobe_events): what kprobes.c, which owns the
- * probes and the kprobe_events file, shares with kprobe_args.c, which
- * parses event names and fetch arguments, describes the arguments as
- * fields and fetches them.
+ * probes and the kprobe_events file, and kprobe_event.c, their handlers
+ * and event type, share with kprobe_args.c, which parses event names and
+ * fetch arguments, describes the arguments as fields and fetches them.
  */
 #ifndef _RBTR_KPROBES_H
 #define _RBTR_KPROBES_H

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rbtrace pid filters (pid.c): set_event_pid, set_event_notrace_pid and
- * options/event-fork, one set per tracer (the top and each instance), as
- * ftrace keeps them per trace_array; set_ftrace_pid, set_ftrace_notrace_pid
- * and options/function-fork, the top's only (the function tracers are).
+ * rbtrace pid filters (pid.c, pid_probes.c, pid_files.c): set_event_pid,
+ * set_event_notrace_pid and options/event-fork, one set per tracer (the
+ * top and each instance), as ftrace keeps them per trace_array;
+ * set_ftrace_pid, set_ftrace_notrace_pid and options/function-fork, the
+ * top's only (the function tracers are).
  *
  * The writers never look at a list: probes on sched_switch and the wakeups
  * keep per CPU whether the task running there is left out, as ftrace's
@@ -132,7 +133,7 @@ void rbtr_pid_tr_exit(struct rbtr_trace *tr);
  * rbtr_pid_exit - remove every tracer's lists and probes, at unload
  *
  * Before the event types are unregistered; returns when no probe of
- * pid.c runs any more.
+ * pid_probes.c runs any more.
  */
 void rbtr_pid_exit(void);
 

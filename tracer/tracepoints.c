@@ -14,13 +14,8 @@
  *	workqueue	workqueue_execute_start workqueue_execute_end
  *	raw_syscalls	sys_enter sys_exit
  *
- * Tracepoints are found by name among the kernel's own
- * (for_each_kernel_tracepoint()) at load; one this kernel lacks leaves
- * its event out, with one line in the log. A probe is registered only
- * while its event is enabled (its enable file, set_event): a disabled
- * event costs the kernel nothing but the tracepoint's static branch.
- * Unload unregisters them all and waits for the probes in flight
- * (tracepoint_synchronize_unregister()) before the buffer goes away.
+ * The probes are attached to the kernel's tracepoints, found by name,
+ * and their events registered, by tp_attach.c.
  *
  * Probes run in any context the tracepoint fires in (the scheduler with
  * its run-queue lock held, hard IRQ, softirq): they take no lock, never
@@ -55,30 +50,9 @@
 #include "trace.h"
 #include "tracepoints.h"
 #include "tp_format.h"
-#include "kevents.h"
+#include "tp_internal.h"
 
 /* ---- the event table --------------------------------------------------- */
-
-/**
- * struct rbtr_tp_event - an event fed by a kernel tracepoint of its name
- * @type: the registry's type; type.name is the tracepoint's name
- * @probe: the probe, of the tracepoint's prototype
- * @tp: the tracepoint, if this kernel has it
- * @pair: the duration-filter pair it belongs to, or -1
- * @is_exit: the pair's exit event (else its entry)
- * @registered: in the registry (from load to unload)
- */
-struct rbtr_tp_event {
-	struct rbtr_event_type	type;
-	void			*probe;
-	struct tracepoint	*tp;
-	int			pair;
-	bool			is_exit;
-	bool			registered;
-};
-
-/* Defined below, with the probes it names. */
-static struct rbtr_tp_event rbtr_tp_events[RBTR_TP_NR];
 
 /*
  * Each probe is declared from its event's TP_PROTO() in tp_events.h, so
@@ -100,8 +74,7 @@ static struct rbtr_tp_event rbtr_tp_events[RBTR_TP_NR];
 #include "tp_events.h"
 
 /* The duration filter's events, one per pair. */
-static struct rbtr_event_type rbtr_dur_types[RBTR_PAIR_NR];
-static bool rbtr_dur_registered[RBTR_PAIR_NR];
+struct rbtr_event_type rbtr_dur_types[RBTR_PAIR_NR];
 
 /* ---- writing records ----------------------------------------------------- */
 
@@ -148,11 +121,6 @@ static __always_inline void rbtr_tp_commit(struct rbt_buffer *buf,
 					   unsigned int size)
 {
 	rbtr_event_commit(buf, file, rec, size);
-}
-
-static __always_inline struct rbtr_trace *rbtr_tp_tr(void *data)
-{
-	return ((struct rbtr_event_file *)data)->tr;
 }
 
 /*
@@ -271,15 +239,6 @@ static __always_inline u64 rbtr_dur_state(const struct rbtr_dur_pair *p, unsigne
 		g = 0;
 	*gen = g;
 	return thresh;
-}
-
-/*
- * The duration filter (tracing_thresh) is the top tracer's: the probes of
- * other tracers record both events of a pair as they come.
- */
-static __always_inline bool rbtr_dur_on(void *data)
-{
-	return rbtr_tp_tr(data) == &rbtr_global_trace;
 }
 
 /* Return value of the exit hooks when the filter is off: record the exit. */
@@ -760,166 +719,13 @@ static void notrace rbtr_probe_sys_exit(void *data, struct pt_regs *regs, long r
 	rbtr_tp_commit(buf, data, r, sizeof(*r));
 }
 
-/* ---- registration ----------------------------------------------------------- */
-
-/*
- * One probe per tracer that enables the event, its file as data: the
- * kernel keeps (probe, data) pairs, so that the same probe comes once per
- * tracer. The duration filter follows the top tracer's only.
- */
-static int rbtr_tp_reg(struct rbtr_event_file *file)
-{
-	struct rbtr_tp_event *ev = container_of(file->type, struct rbtr_tp_event, type);
-	int ret;
-
-	ret = tracepoint_probe_register(ev->tp, ev->probe, file);
-	if (ret)
-		return ret;
-	if (ev->pair >= 0 && rbtr_dur_on(file))
-		rbtr_dur_pair_set(ev->pair, ev->is_exit, true);
-	return 0;
-}
-
-static void rbtr_tp_unreg(struct rbtr_event_file *file)
-{
-	struct rbtr_tp_event *ev = container_of(file->type, struct rbtr_tp_event, type);
-	int ret;
-
-	if (ev->pair >= 0 && rbtr_dur_on(file))
-		rbtr_dur_pair_set(ev->pair, ev->is_exit, false);
-	ret = tracepoint_probe_unregister(ev->tp, ev->probe, file);
-	if (ret)
-		pr_warn("rbtrace: %s: cannot unregister the probe (%d)\n", file->type->name, ret);
-}
+/* ---- the table of probes ----------------------------------------------------- */
 
 /* The probes of the events of tp_events.h, in its order. */
-static struct rbtr_tp_event rbtr_tp_events[RBTR_TP_NR] = {
+struct rbtr_tp_event rbtr_tp_events[RBTR_TP_NR] = {
 #define RBTR_TP_EVENT(name, class, system, _pair, _is_exit, proto)		\
 	[RBTR_TP_##name] = {							\
 		.probe = rbtr_probe_##name, .pair = (_pair), .is_exit = (_is_exit) \
 	}, RBTR_TP_UNUSED(class, system, proto)
 #include "tp_events.h"
 };
-
-/* Their type from their description; the tracepoint events can be switched. */
-static void rbtr_tp_type_init(struct rbtr_event_type *type, const struct rbtr_tp_desc *d, bool reg)
-{
-	type->system = d->system;
-	type->name = d->name;
-	type->fields = d->fields(&type->nr_fields);
-	type->print_fmt = d->print_fmt;
-	type->print = d->print;
-	/* No reg: always on, no enable file (the duration events). */
-	type->reg = reg ? rbtr_tp_reg : NULL;
-	type->unreg = reg ? rbtr_tp_unreg : NULL;
-	/* The kernel's id for the kernel's event; the duration events are rbtrace's. */
-	type->id = reg ? rbtr_kevents_id(d->system, d->name) : 0;
-}
-
-static void rbtr_tp_lookup(struct tracepoint *tp, void *priv)
-{
-	int i;
-
-	for (i = 0; i < RBTR_TP_NR; i++)
-		if (!rbtr_tp_events[i].tp && !strcmp(tp->name, rbtr_tp_events[i].type.name))
-			rbtr_tp_events[i].tp = tp;
-}
-
-/* Both events of pair @id are in the registry. */
-static bool rbtr_pair_present(enum rbtr_pair_id id)
-{
-	int i, n = 0;
-
-	for (i = 0; i < RBTR_TP_NR; i++)
-		if (rbtr_tp_events[i].pair == id && rbtr_tp_events[i].registered)
-			n++;
-	return n == 2;
-}
-
-static void rbtr_tp_unregister_all(void)
-{
-	int i;
-
-	rbtr_kevents_exit();
-	/* Probes first (an enabled event's unreg removes its probe) ... */
-	for (i = 0; i < RBTR_TP_NR; i++) {
-		if (!rbtr_tp_events[i].registered)
-			continue;
-		rbtr_event_unregister(&rbtr_tp_events[i].type);
-		rbtr_tp_events[i].registered = false;
-	}
-	/* ... then wait for those still running, which use what follows. */
-	tracepoint_synchronize_unregister();
-	for (i = 0; i < RBTR_PAIR_NR; i++) {
-		if (!rbtr_dur_registered[i])
-			continue;
-		rbtr_event_unregister(&rbtr_dur_types[i]);
-		rbtr_dur_registered[i] = false;
-	}
-}
-
-/**
- * rbtr_tracepoints_init - register the tracepoint events
- * @tr: the tracer they record into
- *
- * Called before rb_debugfs_init(), which makes their files and the
- * duration filter's (rbtr_duration_init()). Events start disabled.
- *
- * Return: 0 or a negative errno; nothing is left behind on failure.
- */
-int rbtr_tracepoints_init(struct rbtr_trace *tr)
-{
-	int i, ret;
-
-	/* The kernel's events first: the native ones take their ids. */
-	ret = rbtr_kevents_load();
-	if (ret)
-		return ret;
-	for (i = 0; i < RBTR_TP_NR; i++)
-		rbtr_tp_type_init(&rbtr_tp_events[i].type, &rbtr_tp_descs[i], true);
-	for (i = 0; i < RBTR_PAIR_NR; i++)
-		rbtr_tp_type_init(&rbtr_dur_types[i], &rbtr_dur_descs[i], false);
-	for_each_kernel_tracepoint(rbtr_tp_lookup, NULL);
-	for (i = 0; i < RBTR_TP_NR; i++) {
-		struct rbtr_tp_event *ev = &rbtr_tp_events[i];
-
-		if (!ev->tp) {
-			pr_info("rbtrace: this kernel has no tracepoint %s: no event %s:%s\n",
-				ev->type.name, ev->type.system, ev->type.name);
-			continue;
-		}
-		ret = rbtr_event_register(&ev->type);
-		if (ret)
-			goto fail;
-		ev->registered = true;
-	}
-	for (i = 0; i < RBTR_PAIR_NR; i++) {
-		if (!rbtr_pair_present(i))
-			continue;
-		ret = rbtr_event_register(&rbtr_dur_types[i]);
-		if (ret)
-			goto fail;
-		rbtr_dur_registered[i] = true;
-	}
-	/* Every other event of the kernel, generic (kevents.c). */
-	ret = rbtr_kevents_register();
-	if (ret)
-		goto fail;
-	return 0;
-fail:
-	pr_err("rbtrace: cannot register the tracepoint events (%d)\n", ret);
-	rbtr_tp_unregister_all();
-	return ret;
-}
-
-/**
- * rbtr_tracepoints_exit - unregister every probe and event
- *
- * Called before rb_debugfs_exit() (which frees the duration filter's
- * tables) and before the buffer is freed: returns once no probe runs any
- * more.
- */
-void rbtr_tracepoints_exit(void)
-{
-	rbtr_tp_unregister_all();
-}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rbtrace event sources: kernel tracepoints (tracepoints.c) and the
- * duration filter they apply when tracing_thresh is set (duration.c).
+ * rbtrace event sources: kernel tracepoints (the probes in tracepoints.c,
+ * attached by tp_attach.c) and the duration filter they apply when
+ * tracing_thresh is set (duration.c).
  */
 #ifndef _RBTR_TRACEPOINTS_H
 #define _RBTR_TRACEPOINTS_H
@@ -51,7 +52,7 @@ int rbtr_duration_init(struct dentry *top);
 void rbtr_duration_exit(void);
 void rbtr_dur_pair_set(enum rbtr_pair_id id, bool is_exit, bool on);
 
-/* Tracepoint events (tracepoints.c), called at module load and unload */
+/* Tracepoint events (tp_attach.c), called at module load and unload */
 int rbtr_tracepoints_init(struct rbtr_trace *tr);
 void rbtr_tracepoints_exit(void);
 
