@@ -120,7 +120,7 @@ static void rbtr_tp_unregister_all(void)
  * rbtr_tracepoints_init - register the tracepoint events
  * @tr: the tracer they record into
  *
- * Called before rb_debugfs_init(), which makes their files and the
+ * Called before rbtr_tree_init(), which makes their files and the
  * duration filter's (rbtr_duration_init()). Events start disabled.
  *
  * Return: 0 or a negative errno; nothing is left behind on failure.
@@ -173,7 +173,7 @@ fail:
 /**
  * rbtr_tracepoints_exit - unregister every probe and event
  *
- * Called before rb_debugfs_exit() (which frees the duration filter's
+ * Called before rbtr_tree_exit() (which frees the duration filter's
  * tables) and before the buffer is freed: returns once no probe runs any
  * more.
  */
