@@ -19,7 +19,7 @@
 #include <linux/spinlock.h>
 #include <linux/threads.h>
 #include <linux/uaccess.h>
-#include "events.h"
+#include "event.h"
 #include "trace.h"
 
 #define RBTR_CMDLINES_DEFAULT	128

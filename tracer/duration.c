@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rbtrace duration filter: tracing_thresh for the paired tracepoint
- * events, and the state the probes of tracepoints.c share.
+ * events, and the state the probes of tp_probes.c share.
  *
  * tracing_thresh holds microseconds, as ftrace's; 0 turns the filter off.
  * While it is set, a pair whose two events are both enabled
@@ -57,7 +57,7 @@
  * hashed to the same slot, or torn), and the per-task entries that found
  * their slot busy or evicted another's (collisions).
  *
- * The function graph tracer (func_graph.c) applies the same threshold to
+ * The function graph tracer (function_graph.c) applies the same threshold to
  * every traced call, the same way: one funcgraph_exit written at the exit,
  * with calltime and rettime, and no entry (rbtr_dur_thresh_ns()).
  */
@@ -71,7 +71,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "trace.h"
-#include "tracepoints.h"
+#include "tp.h"
 #include "function.h"
 
 /* Per-task tables: syscalls are many (sleepers), work items fewer. */
@@ -103,7 +103,7 @@ static struct dentry *rbtr_dur_files[2];
  * Publish the threshold each pair applies under a new generation, as a
  * seqcount writer: odd while the thresholds change. A probe takes the
  * generation and the threshold of its pair together or not at all
- * (rbtr_dur_state() in tracepoints.c): a probe that runs during the
+ * (rbtr_dur_state() in tp_probes.c): a probe that runs during the
  * change sees generation 0, which no entry is saved under and no exit
  * matches, so a pair in flight across a change is dropped, never paired
  * with an entry saved under other settings.

@@ -5,7 +5,7 @@
  *
  * Only pure functions and the tables they work on are here, so that KUnit
  * can drive them with a scripted clock; the probes that call them and the
- * tracing_thresh file are in tracepoints.c and duration.c, whose
+ * tracing_thresh file are in tp_probes.c and duration.c, whose
  * header comment gives the design.
  *
  * Terms:

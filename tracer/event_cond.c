@@ -42,7 +42,7 @@
 #include <linux/smp.h>
 #include <linux/topology.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 #include "filter.h"
 #include "filter_internal.h"
 #include "pid.h"

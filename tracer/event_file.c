@@ -5,7 +5,7 @@
  * (trace_array, trace_event_call). A file holds what one tracer decides
  * about one event: enabled or not, its condition word, filter, triggers
  * and the soft-mode holds of enable_event triggers. The registry of
- * types (events.c) stays one for all tracers.
+ * types (event.c) stays one for all tracers.
  *
  * The list of tracers (rbtr_trace_list) is the join point with the
  * instances: every tracer that records events is on it, the top one
@@ -19,7 +19,7 @@
  *    (registering and unregistering types, adding and removing tracers).
  *    No operation of an events/ file takes it, so that removing a tree,
  *    which waits for the operations in flight on its files, can hold it;
- *  - the registry mutex (rbtr_events_lock(), events.c): the tracer list,
+ *  - the registry mutex (rbtr_events_lock(), event.c): the tracer list,
  *    the types, and every field of a file but @cond, which an
  *    enable_event trigger also flips from any context (atomically).
  *
@@ -41,7 +41,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 #include "filter.h"
 #include "persist.h"
 #include "pid.h"

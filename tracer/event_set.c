@@ -10,7 +10,7 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 
 /* ftrace's set_event parser takes words of at most 127 bytes. */
 #define RBTR_EVENT_WORD_MAX	127

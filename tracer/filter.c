@@ -28,7 +28,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "events.h"
+#include "event.h"
 #include "filter.h"
 #include "filter_internal.h"
 

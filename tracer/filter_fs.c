@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rbtrace event filters: setting them on events (the filter files of
- * events_fs.c) and ftrace's error_log, where parse errors are reported.
+ * event_fs.c) and ftrace's error_log, where parse errors are reported.
  *
  * A filter is set on an event in one tracer (its struct rbtr_event_file).
  * It is published on the file with rcu_assign_pointer() before
@@ -19,7 +19,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "events.h"
+#include "event.h"
 #include "filter.h"
 #include "filter_internal.h"
 

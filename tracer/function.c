@@ -9,7 +9,7 @@
  * so that libtraceevent and trace-cmd read it as ftrace's.
  *
  * The filter files (set_ftrace_filter, set_ftrace_notrace,
- * set_graph_function, available_filter_functions) are fn_filter.c's: it
+ * set_graph_function, available_filter_functions) are function_filter.c's: it
  * keeps the selections and programs rbtr_fn_ops's filter and notrace
  * hashes with them.
  *
@@ -36,7 +36,7 @@
 #include <linux/string.h>
 #include <linux/trace_recursion.h>
 #include <linux/uaccess.h>
-#include "events.h"
+#include "event.h"
 #include "function.h"
 #include "pid.h"
 #include "trace.h"

@@ -2,7 +2,7 @@
 /*
  * rbtrace's function tracers: current_tracer, the function tracer
  * (function.c, through ftrace_ops) and the function graph tracer
- * (func_graph.c, through fprobe), with ftrace's records and files.
+ * (function_graph.c, through fprobe), with ftrace's records and files.
  */
 #ifndef _RBTR_FUNCTION_H
 #define _RBTR_FUNCTION_H
@@ -36,7 +36,7 @@ const char *rbtr_current_tracer_name(void);
 void rbtr_fn_print_sym(struct seq_buf *s, unsigned long ip);
 extern struct ftrace_ops rbtr_fn_ops;
 
-/* fn_filter.c: the filter files, and what they select */
+/* function_filter.c: the filter files, and what they select */
 enum rbtr_fn_kind {
 	RBTR_FN_FILTER,		/* set_ftrace_filter */
 	RBTR_FN_NOTRACE,	/* set_ftrace_notrace */
@@ -48,7 +48,7 @@ void rbtr_fn_filter_files(struct dentry *top);
 void rbtr_fn_filter_exit(void);
 int rbtr_fn_sel_ips(enum rbtr_fn_kind kind, unsigned long **ips, unsigned int *nr);
 
-/* func_graph.c: without fprobe (6.1) rbtr_graph_start() refuses. */
+/* function_graph.c: without fprobe (6.1) rbtr_graph_start() refuses. */
 bool rbtr_graph_supported(void);
 int rbtr_graph_init(struct rbtr_trace *tr);
 void rbtr_graph_exit(void);
@@ -57,7 +57,7 @@ void rbtr_graph_stop(void);
 void rbtr_graph_files(struct dentry *top);
 void rbtr_graph_show_stats(struct seq_file *m);
 
-/* func_graph_text.c: a reader's state, the leaf look-ahead, the text. */
+/* function_graph_text.c: a reader's state, the leaf look-ahead, the text. */
 struct rbtr_graph_text;
 /* Room for a return record kept by a reader for a leaf line. */
 #define RBTR_GRAPH_LEAF_MAX	64

@@ -34,7 +34,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 #include "pid.h"
 #include "trace.h"
 

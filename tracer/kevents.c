@@ -46,7 +46,7 @@
  * before the kernel does (see rbtr_kev_owner()).
  *
  * Locking: the module notifier's mutex (kevents_mod.c), then the registry
- * mutex (events.c), which serialises the updates of the file sets, then
+ * mutex (event.c), which serialises the updates of the file sets, then
  * rbtr_kev_mutex, which guards the counters and the enabled list; perf
  * takes its own locks inside. The hotplug callback takes none.
  */

@@ -10,7 +10,7 @@
 
 #include <linux/list.h>
 #include <linux/types.h>
-#include "events.h"
+#include "event.h"
 
 struct module;
 struct perf_event;
@@ -88,7 +88,7 @@ struct rbtr_kevent *rbtr_kev_parse(const char *system, const char *name, const c
 void rbtr_kev_free(struct rbtr_kevent *kev);
 unsigned int rbtr_kev_len(const struct rbtr_kevent *kev, const void *rec, unsigned int raw);
 
-/* kevents.c: called by tracepoints.c at load and unload */
+/* kevents.c: called by tp_probes.c at load and unload */
 int rbtr_kevents_load(void);
 unsigned short rbtr_kevents_id(const char *system, const char *name);
 int rbtr_kevents_register(void);

@@ -40,7 +40,7 @@
  * Locking: rbtr_kev_mod_mutex serialises the notifier's calls (the chain
  * runs them concurrently for different modules) and rbtrace's unload,
  * and guards the list of generic events after load; the registry mutex
- * (events.c) and the kevents mutex come after it.
+ * (event.c) and the kevents mutex come after it.
  */
 #include <linux/list.h>
 #include <linux/module.h>

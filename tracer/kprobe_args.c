@@ -23,8 +23,8 @@
 #include <linux/uaccess.h>
 #include <linux/ptrace.h>
 #include <linux/seq_buf.h>
-#include "events.h"
-#include "kprobes.h"
+#include "event.h"
+#include "kprobe.h"
 
 #define RBTR_KP_FAULT_STRING	"(fault)"
 /* ftrace's KRETPROBE_MAXACTIVE_MAX (not in a header) */

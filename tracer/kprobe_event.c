@@ -5,7 +5,7 @@
  * tracer that has the event on; and its event type: the records' fields
  * and text, and the enabling and disabling in a tracer that arm and
  * disarm the kprobe. Apart from the definition and the lifetime of the
- * probes (kprobes.c, with the design and the steps of a removal, R1 to
+ * probes (kprobe.c, with the design and the steps of a removal, R1 to
  * R4), none of which runs in a handler's context.
  */
 #include <linux/kernel.h>
@@ -18,8 +18,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
-#include "kprobes.h"
+#include "event.h"
+#include "kprobe.h"
 #include "kprobe_internal.h"
 #include "stack.h"
 #include "trace.h"
@@ -185,7 +185,7 @@ static void rbtr_kp_print(struct seq_buf *s, const struct rbtr_event_type *type,
 
 /*
  * @tr may get records of @tk from now on: note it, for R3 (see the top
- * of kprobes.c). Under the registry mutex, as every enabling.
+ * of kprobe.c). Under the registry mutex, as every enabling.
  */
 static void rbtr_kp_note_tracer(struct rbtr_kprobe *tk, struct rbtr_trace *tr)
 {

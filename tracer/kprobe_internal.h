@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rbtrace dynamic probes: what the probes' definition and lifetime
- * (kprobes.c) and a probe in use (kprobe_event.c) share, and nothing
+ * (kprobe.c) and a probe in use (kprobe_event.c) share, and nothing
  * else uses: the probe object, the handlers' scratch area, and the
  * calls from one to the other.
  */
@@ -11,8 +11,8 @@
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/types.h>
-#include "events.h"
-#include "kprobes.h"
+#include "event.h"
+#include "kprobe.h"
 
 struct pt_regs;
 struct rbtr_trace;
@@ -67,7 +67,7 @@ struct rbtr_kprobe {
 	struct rcu_head		rcu;
 };
 
-/* The handlers' per-CPU scratch area, RBTR_KP_SCRATCH bytes (kprobes.c). */
+/* The handlers' per-CPU scratch area, RBTR_KP_SCRATCH bytes (kprobe.c). */
 extern void __percpu *rbtr_kp_scratch;
 
 /* A probe in use (kprobe_event.c) */

@@ -13,7 +13,7 @@
 #include <linux/uaccess.h>
 #include <linux/pagemap.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 #include "trace.h"
 
 /* ftrace's TRACE_MARKER_MAX_SIZE: longer writes are cut to this. */

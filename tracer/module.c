@@ -9,12 +9,12 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 #include "trace.h"
-#include "tracepoints.h"
+#include "tp.h"
 #include "tree.h"
 #include "function.h"
-#include "kprobes.h"
+#include "kprobe.h"
 #include "persist.h"
 #include "stack.h"
 

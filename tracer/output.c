@@ -19,7 +19,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 #include "function.h"
 #include "persist.h"
 #include "trace.h"
@@ -149,7 +149,7 @@ static void rbtr_print_rec(struct rbtr_trace *tr, struct rbtr_text *t,
 		seq_buf_printf(&t->s, "CPU:%d [LOST %lu EVENTS]\n", rec->cpu, rec->lost_count);
 	else if (rec->lost)
 		seq_buf_printf(&t->s, "CPU:%d [LOST EVENTS]\n", rec->cpu);
-	/* function_graph's own line layout (func_graph.c) */
+	/* function_graph's own line layout (function_graph.c) */
 	if (rbtr_graph_print(gt, &t->s, rec->data, rec->len,
 			     rec->leaf_len ? rec->leaf : NULL, rec->cpu))
 		goto out;

@@ -58,7 +58,7 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 #include "persist.h"
 #include "trace.h"
 

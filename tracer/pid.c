@@ -70,7 +70,7 @@
 #include <linux/threads.h>
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
-#include "events.h"
+#include "event.h"
 #include "pid.h"
 #include "pid_internal.h"
 #include "trace.h"

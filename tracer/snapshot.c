@@ -87,7 +87,7 @@
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
-#include "events.h"
+#include "event.h"
 #include "trace.h"
 
 /*

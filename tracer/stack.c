@@ -31,7 +31,7 @@
 #include <linux/stringify.h>
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 #include "pid.h"
 #include "options.h"
 #include "stack.h"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rbtrace tracepoint events: their attachment to the kernel. The events
- * of tracepoints.c, the duration filter's and the kernel's other events
+ * of tp_probes.c, the duration filter's and the kernel's other events
  * (kevents.c) enter the event registry at load and leave it at unload;
- * a probe of tracepoints.c is attached to the tracepoint of its name
+ * a probe of tp_probes.c is attached to the tracepoint of its name
  * while its event is enabled. Apart from the probes' bodies, which run
  * in the traced code's context: this runs in the registry's.
  *
@@ -18,11 +18,11 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
-#include "events.h"
+#include "event.h"
 #include "kevents.h"
 #include "tp_format.h"
 #include "tp_internal.h"
-#include "tracepoints.h"
+#include "tp.h"
 
 /* The duration filter's events in the registry, one per pair. */
 static bool rbtr_dur_registered[RBTR_PAIR_NR];

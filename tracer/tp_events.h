@@ -9,7 +9,7 @@
  *			enum rbtr_tp_id (RBTR_TP_<event>)
  *	tp_format.c	each class's field table, print fmt and text printer,
  *			and the descriptions rbtr_tp_descs[], rbtr_dur_descs[]
- *	tracepoints.c	each probe's declaration, checked at build time
+ *	tp_probes.c	each probe's declaration, checked at build time
  *			against the kernel's prototype of its tracepoint,
  *			and the table of probes
  *
@@ -31,7 +31,7 @@
  *
  * RBTR_TP_EVENT(name, class, system, pair, is_exit, TP_PROTO(...))
  *	An event fed by the kernel's tracepoint of its name, in the order
- *	of enum rbtr_tp_id; its probe is rbtr_probe_<name> (tracepoints.c),
+ *	of enum rbtr_tp_id; its probe is rbtr_probe_<name> (tp_probes.c),
  *	of the tracepoint's TP_PROTO(). @pair is the duration filter's pair
  *	it belongs to (enum rbtr_pair_id) or RBTR_NO_PAIR, @is_exit whether
  *	it ends the pair.

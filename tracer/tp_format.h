@@ -3,13 +3,13 @@
  * rbtrace tracepoint events: the records, laid out as the kernel's own
  * events of the same names (include/trace/events/), and what describes
  * them to readers (tp_format.c), all expanded from one description per
- * event in tp_events.h. The probes that write them are in tracepoints.c.
+ * event in tp_events.h. The probes that write them are in tp_probes.c.
  */
 #ifndef _RBTR_TP_FORMAT_H
 #define _RBTR_TP_FORMAT_H
 
 #include <linux/types.h>
-#include "events.h"
+#include "event.h"
 #include "duration.h"
 
 #define RBTR_COMM_LEN	16	/* TASK_COMM_LEN, spelt out in field names */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rbtrace tracepoint events: what the probes (tracepoints.c) and their
+ * rbtrace tracepoint events: what the probes (tp_probes.c) and their
  * attachment (tp_attach.c) share, and nothing else uses: the table of
  * probes, the duration filter's events, and whose tracer a probe
  * records for.
@@ -10,7 +10,7 @@
 
 #include <linux/compiler.h>
 #include <linux/types.h>
-#include "events.h"
+#include "event.h"
 #include "tp_format.h"
 #include "trace.h"
 
@@ -34,9 +34,9 @@ struct rbtr_tp_event {
 	bool			registered;
 };
 
-/* The events of tp_events.h with their probes, in its order (tracepoints.c). */
+/* The events of tp_events.h with their probes, in its order (tp_probes.c). */
 extern struct rbtr_tp_event rbtr_tp_events[RBTR_TP_NR];
-/* The duration filter's events, one per pair (tracepoints.c). */
+/* The duration filter's events, one per pair (tp_probes.c). */
 extern struct rbtr_event_type rbtr_dur_types[RBTR_PAIR_NR];
 
 /* The tracer a probe records into: its data is the event's file there. */

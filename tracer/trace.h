@@ -46,7 +46,7 @@ struct rbtr_pid_tr;
  *       instance is not removed while > 0 (instance.c). Under the
  *       instances' mutex
  * @dead: an instance being removed: no file of it opens any more
- * @untraced_cpus: its tracing_cpumask, stored inverted (events.c): a
+ * @untraced_cpus: its tracing_cpumask, stored inverted (event.c): a
  *                 tracer made zeroed traces every CPU from its first
  *                 event on. Writers test their CPU's bit without a lock
  *                 (rbtr_cpu_traced())
@@ -207,7 +207,7 @@ static inline void rbtr_test_live_use_delay(void)
 }
 #endif
 
-/* tracing_cpumask (events.c) */
+/* tracing_cpumask (event.c) */
 void rbtr_set_traced_cpus(struct rbtr_trace *tr, const struct cpumask *mask);
 void rbtr_get_traced_cpus(struct rbtr_trace *tr, struct cpumask *mask);
 

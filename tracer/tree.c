@@ -13,14 +13,14 @@
 #include <linux/kernel.h>
 #include "clock_page.h"
 #include "control.h"
-#include "events.h"
+#include "event.h"
 #include "function.h"
-#include "kprobes.h"
+#include "kprobe.h"
 #include "options.h"
 #include "persist.h"
 #include "pid.h"
 #include "stack.h"
-#include "tracepoints.h"
+#include "tp.h"
 #include "trace.h"
 #include "tree.h"
 

@@ -50,7 +50,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 #include "filter.h"
 #include "snapshot.h"
 #include "stack.h"

@@ -18,7 +18,7 @@ void rbtr_triggers_post(struct rbt_buffer *buffer, struct rbtr_event_file *file,
 			unsigned long post);
 void rbtr_triggers_file_gone(struct rbtr_event_file *file);
 
-/* events/<sys>/<event>/trigger (events_fs.c creates it; i_private: the file) */
+/* events/<sys>/<event>/trigger (event_fs.c creates it; i_private: the file) */
 extern const struct file_operations rbtr_trigger_fops;
 
 #endif /* _RBTR_TRIGGER_H */

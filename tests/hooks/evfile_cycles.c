@@ -27,7 +27,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <rbtrace/rbtrace.h>
-#include "../../tracer/events.h"
+#include "../../tracer/event.h"
 #include "../../tracer/filter.h"
 #include "../../tracer/trace.h"
 

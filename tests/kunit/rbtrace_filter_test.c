@@ -15,7 +15,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include "rbt_kunit.h"
-#include "tracer/events.h"
+#include "tracer/event.h"
 #include "tracer/filter.h"
 #include "tracer/filter_internal.h"
 

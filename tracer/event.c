@@ -29,7 +29,7 @@
 #include <linux/moduleparam.h>
 #include <linux/xarray.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 #include "filter.h"
 #include "pid.h"
 #include "trace.h"
@@ -93,7 +93,7 @@ static inline void rbtr_test_cpumask_step(void)
  *    (a kprobe event deleted) is given again, but only after every other
  *    free id of the range has been given since, which keeps a record
  *    still held by a reader from being printed as the next event to get
- *    its id (kprobes.c empties the buffers too, as ftrace does). The
+ *    its id (kprobe.c empties the buffers too, as ftrace does). The
  *    kernel gives its dynamic ids counting up from its last fixed type
  *    (trace_output.c, alloc_trace_event_type()) and reuses freed ones:
  *    it would need some 49,000 events loaded to reach the range. Should

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The function graph tracer's records, shared by its recording
- * (func_graph.c) and its text (func_graph_text.c).
+ * (function_graph.c) and its text (function_graph_text.c).
  */
-#ifndef _RBTR_FUNC_GRAPH_H
-#define _RBTR_FUNC_GRAPH_H
+#ifndef _RBTR_FUNCTION_GRAPH_H
+#define _RBTR_FUNCTION_GRAPH_H
 
 #include <linux/types.h>
-#include "events.h"
+#include "event.h"
 #include "function.h"
 
 /* ftrace's FTRACE_RETFUNC_DEPTH: the depths the text remembers. */
@@ -33,4 +33,4 @@ struct rbtr_graph_ret_entry {
 	unsigned long long	rettime;
 } __packed;
 
-#endif /* _RBTR_FUNC_GRAPH_H */
+#endif /* _RBTR_FUNCTION_GRAPH_H */

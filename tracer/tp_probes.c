@@ -46,9 +46,9 @@
 #include <trace/events/timer.h>
 #include <trace/events/workqueue.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 #include "trace.h"
-#include "tracepoints.h"
+#include "tp.h"
 #include "tp_format.h"
 #include "tp_internal.h"
 

@@ -31,7 +31,7 @@
  * The counts are in a small table by pid, looked at only once a task has
  * overrun.
  *
- * Text (trace, trace_pipe): func_graph_text.c.
+ * Text (trace, trace_pipe): function_graph_text.c.
  */
 #include <linux/debugfs.h>
 #include <linux/fprobe.h>
@@ -44,7 +44,7 @@
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include "func_graph.h"
+#include "function_graph.h"
 #include "pid.h"
 #include "trace.h"
 

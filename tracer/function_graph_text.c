@@ -34,7 +34,7 @@
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include "func_graph.h"
+#include "function_graph.h"
 
 /* ftrace's TRACE_GRAPH_INDENT, TRACE_GRAPH_PROCINFO_LENGTH */
 #define RBTR_GRAPH_INDENT	2

@@ -51,7 +51,7 @@
  *     (rbtr_event_print(), rbtr_persist_fix_rec()) and may be printing
  *     with this one. rbtr_kprobes_exit() waits for those callbacks.
  *
- * Its id may then be given again (events.c gives ids round the range,
+ * Its id may then be given again (event.c gives ids round the range,
  * the one freed last given last): a reader that took one of its records
  * out of a buffer before R3 and prints it only after some 16,000 other
  * events have been defined would print it as the event holding the id.
@@ -78,8 +78,8 @@
 #include <asm/ibt.h>
 #endif
 #include <rbtrace/rbtrace.h>
-#include "events.h"
-#include "kprobes.h"
+#include "event.h"
+#include "kprobe.h"
 #include "kprobe_internal.h"
 #include "trace.h"
 

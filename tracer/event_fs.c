@@ -16,12 +16,12 @@
 #include <linux/uaccess.h>
 #include <linux/ctype.h>
 #include <rbtrace/rbtrace.h>
-#include "events.h"
+#include "event.h"
 #include "filter.h"
 #include "trace.h"
 #include "trigger.h"
 
-/* A set_event write; its words are checked in events.c. */
+/* A set_event write; its words are checked in event.c. */
 #define RBTR_SET_EVENT_MAX	4096
 
 /*

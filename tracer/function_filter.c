@@ -25,7 +25,7 @@
  * ftrace_set_notrace(), which match it with the same rules against the
  * same records (ftrace has no notrace interface by address, so both go
  * by the word); set_graph_function only keeps the list, for fprobe
- * (func_graph.c). The ips come from available_filter_functions_addrs;
+ * (function_graph.c). The ips come from available_filter_functions_addrs;
  * without it (before 6.5) they are unknown (0), which only the graph
  * tracer needs, and that has no fprobe on Debian's 6.1.
  *

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rbtrace event sources: kernel tracepoints (the probes in tracepoints.c,
+ * rbtrace event sources: kernel tracepoints (the probes in tp_probes.c,
  * attached by tp_attach.c) and the duration filter they apply when
  * tracing_thresh is set (duration.c).
  */
-#ifndef _RBTR_TRACEPOINTS_H
-#define _RBTR_TRACEPOINTS_H
+#ifndef _RBTR_TP_H
+#define _RBTR_TP_H
 
 #include <linux/types.h>
 #include "duration.h"
@@ -56,4 +56,4 @@ void rbtr_dur_pair_set(enum rbtr_pair_id id, bool is_exit, bool on);
 int rbtr_tracepoints_init(struct rbtr_trace *tr);
 void rbtr_tracepoints_exit(void);
 
-#endif /* _RBTR_TRACEPOINTS_H */
+#endif /* _RBTR_TP_H */

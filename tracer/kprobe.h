@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rbtrace dynamic probes (kprobe_events): what kprobes.c, which owns the
+ * rbtrace dynamic probes (kprobe_events): what kprobe.c, which owns the
  * probes and the kprobe_events file, and kprobe_event.c, their handlers
  * and event type, share with kprobe_args.c, which parses event names and
  * fetch arguments, describes the arguments as fields and fetches them.
  */
-#ifndef _RBTR_KPROBES_H
-#define _RBTR_KPROBES_H
+#ifndef _RBTR_KPROBE_H
+#define _RBTR_KPROBE_H
 
 #include <linux/types.h>
 
@@ -21,7 +21,7 @@ struct rbtr_trace;
 #define RBTR_KP_NAME_MAX	64
 /* Nested +OFF(...) of one argument, as ftrace's FETCH_INSN_MAX allows. */
 #define RBTR_KP_MAX_DEREF	8
-/* A record's body is built in a per-CPU area of this size (see kprobes.c). */
+/* A record's body is built in a per-CPU area of this size (see kprobe.c). */
 #define RBTR_KP_SCRATCH		4096
 /* A fetched string is cut to this many bytes, its NUL included. */
 #define RBTR_KP_STR_MAX		1024
@@ -93,7 +93,7 @@ unsigned int rbtr_kp_fetch_args(const struct rbtr_kp_arg *args, unsigned int nr,
 void rbtr_kp_print_args(struct seq_buf *s, const struct rbtr_kp_arg *args,
 			unsigned int nr, const void *rec, unsigned int len);
 
-/* kprobe_events and the probes' lifetime (kprobes.c): none without kretprobes */
+/* kprobe_events and the probes' lifetime (kprobe.c): none without kretprobes */
 #ifdef CONFIG_KRETPROBES
 void rbtr_kprobes_files(struct rbtr_trace *tr);
 void rbtr_kprobes_exit(void);
@@ -107,4 +107,4 @@ static inline void rbtr_kprobes_exit(void)
 }
 #endif
 
-#endif /* _RBTR_KPROBES_H */
+#endif /* _RBTR_KPROBE_H */

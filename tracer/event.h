@@ -8,8 +8,8 @@
  * rest of the record from the field list in that file, so the field list
  * of a type must describe its C struct exactly.
  */
-#ifndef _RBTR_EVENTS_H
-#define _RBTR_EVENTS_H
+#ifndef _RBTR_EVENT_H
+#define _RBTR_EVENT_H
 
 #include <linux/types.h>
 #include <linux/list.h>
@@ -44,7 +44,7 @@ struct rbtr_entry {
 #define RBTR_FLAG_BH_OFF		0x80
 
 /*
- * Event ids: one namespace with the running kernel's (events.c owns the
+ * Event ids: one namespace with the running kernel's (event.c owns the
  * allocator, see "Event ids" there).
  *  - the ftrace system's events keep ftrace's fixed ids (enum trace_type,
  *    all below RBTR_EVENT_FIRST_DYN_ID), as the kernel's own do;
@@ -193,7 +193,7 @@ struct rbtr_event_type {
  * @toggled: (private) switched by the current rbtr_event_set_match()
  * @enabled_now: (private) enabled by the current rbtr_event_set_list()
  * @dir: (private) its events/<system>/<name>/ directory in @tr
- * @sys: (private) the events/<system>/ it is in (events_fs.c)
+ * @sys: (private) the events/<system>/ it is in (event_fs.c)
  * @tr_list: (private) in the tracer's list of files
  * @type_list: (private) in @type->files
  * @rcu: (private) frees it after the writers that may hold it
@@ -226,7 +226,7 @@ struct rbtr_event_file {
  * @tr: the tracer
  * @list: (private) in the list of tracers, under the registry mutex
  * @files: (private) its event files, in the registry's order
- * @systems: (private) its events/<system>/ directories (events_fs.c)
+ * @systems: (private) its events/<system>/ directories (event_fs.c)
  * @root: (private) events/ itself, as a system without a name
  * @set_event: (private) its set_event file
  */
@@ -275,7 +275,7 @@ struct rbtr_event_match {
 	const char	*event;
 };
 
-/* Registry (events.c) */
+/* Registry (event.c) */
 int rbtr_event_register(struct rbtr_event_type *type);
 void rbtr_event_unregister(struct rbtr_event_type *type);
 const struct rbtr_event_type *rbtr_event_find(unsigned int id);
@@ -347,7 +347,7 @@ int rbtr_event_set_locked(struct rbtr_event_file *file, bool on);
 #define RBTR_EVC_AT_COMMIT	(RBTR_EVC_FILTER | RBTR_EVC_TRIGGER_COND |	\
 				 RBTR_EVC_SOFT_OFF | RBTR_EVC_PID | RBTR_EVC_SCRATCH)
 
-/* Writing records (events.c) */
+/* Writing records (event.c) */
 unsigned int rbtr_trace_ctx(void);
 unsigned int rbtr_trace_ctx_skip(unsigned int skip);
 
@@ -412,7 +412,7 @@ const struct rbtr_field *rbtr_event_common_fields(unsigned int *nr);
 int rbtr_event_soft_get(struct rbtr_event_file *file);
 void rbtr_event_soft_put(struct rbtr_event_file *file);
 
-/* The events/ directory and set_event (events_fs.c) */
+/* The events/ directory and set_event (event_fs.c) */
 int rbtr_events_fs_init(struct rbtr_trace *tr);
 void rbtr_events_fs_exit(void);
 int rbtr_events_fs_tree(struct rbtr_trace_events *ev, struct dentry *parent);
@@ -420,7 +420,7 @@ void rbtr_events_fs_untree(struct rbtr_trace_events *ev);
 int rbtr_events_fs_add(struct rbtr_trace_events *ev, struct rbtr_event_file *file);
 void rbtr_events_fs_remove(struct rbtr_event_file *file);
 
-/* A set_event write, all or nothing (events.c) */
+/* A set_event write, all or nothing (event.c) */
 int rbtr_event_set_list(struct rbtr_trace *tr, char *buf, bool *truncate, bool *written);
 
 /*
@@ -442,4 +442,4 @@ void rbtr_cmdlines_exit(void);
 void rbtr_cmdline_save(void);
 void rbtr_cmdline_find(int pid, char comm[16]);
 
-#endif /* _RBTR_EVENTS_H */
+#endif /* _RBTR_EVENT_H */
