@@ -214,6 +214,35 @@ static void rbtr_kev_release_all(struct rbtr_kevent *kev)
  * installation orders that for the handler); the others only join the
  * set. A CPU coming up meanwhile is remade by the work item after us.
  */
+/*
+ * Enabling an event of another route (kev->route) in one tracer, under
+ * the registry mutex: the first file attaches the route after the set
+ * with it is published; the others only join the set.
+ */
+static int rbtr_kev_route_reg(struct rbtr_kevent *kev, struct rbtr_event_file *file)
+{
+	int ret;
+
+	mutex_lock(&rbtr_kev_mutex);
+	ret = rbtr_file_set_add(&kev->files, file);
+	if (ret != 1) {
+		/* -ENOMEM, or another tracer's: the route is attached. */
+		ret = min(ret, 0);
+		goto unlock;
+	}
+	ret = kev->route->attach(kev);
+	if (ret) {
+		rbtr_file_set_del(&kev->files, file);
+		pr_warn_ratelimited("rbtrace: %s:%s: cannot attach its %s probe (%d)\n",
+				    kev->type.system, kev->type.name, kev->route->name, ret);
+		goto unlock;
+	}
+	kev->was_enabled = true;
+unlock:
+	mutex_unlock(&rbtr_kev_mutex);
+	return ret;
+}
+
 static int rbtr_kev_reg(struct rbtr_event_file *file)
 {
 	struct rbtr_event_type *type = file->type;
@@ -221,6 +250,8 @@ static int rbtr_kev_reg(struct rbtr_event_file *file)
 	bool first;
 	int cpu, ret;
 
+	if (kev->route)
+		return rbtr_kev_route_reg(kev, file);
 	mutex_lock(&rbtr_kev_mutex);
 	/* The counters' array exists while the set is not empty. */
 	first = !kev->pe;
@@ -283,6 +314,12 @@ static void rbtr_kev_unreg(struct rbtr_event_file *file)
 	struct rbtr_kevent *kev = container_of(file->type, struct rbtr_kevent, type);
 
 	mutex_lock(&rbtr_kev_mutex);
+	if (kev->route) {
+		if (!rbtr_file_set_del(&kev->files, file))
+			kev->route->detach(kev);
+		mutex_unlock(&rbtr_kev_mutex);
+		return;
+	}
 	if (!rbtr_file_set_del(&kev->files, file)) {
 		list_del_init(&kev->on);
 		rcu_expedite_gp();
@@ -492,6 +529,7 @@ int rbtr_kevents_register(void)
 	list_for_each_entry_safe(kev, tmp, &rbtr_kevents, node) {
 		kev->type.reg = rbtr_kev_reg;
 		kev->type.unreg = rbtr_kev_unreg;
+		kev->route = rbtr_kev_route_find(kev);
 		ret = rbtr_event_register(&kev->type);
 		if (ret == -EEXIST) {
 			list_del(&kev->node);

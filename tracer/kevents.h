@@ -20,6 +20,29 @@ struct vfsmount;
 #define RBTR_KEV_MAX_LOCS	8
 #define RBTR_KEV_LOC_REL	0x8000	/* in locs[]: a __rel_loc */
 
+struct rbtr_kevent;
+
+/**
+ * struct rbtr_kev_route - a way to record a kernel event other than perf's
+ * @name: what the route is called in messages and lists ("native", ...)
+ * @attach: called under the kevents mutex when the event's first file
+ *          is enabled, the set with that file already published
+ *          (kev->files): make the event's records reach the files;
+ *          return 0 or a negative errno (the file is taken out again)
+ * @detach: called under the kevents mutex when its last file is
+ *          disabled (kev->files NULL): stop, and return only once no
+ *          probe of the event runs any more (the files are freed after)
+ *
+ * A route writes one record per file of kev->files, read under
+ * sched-RCU, each under its file's condition, as the perf route's
+ * handler does (rbtr_kev_overflow()).
+ */
+struct rbtr_kev_route {
+	const char	*name;
+	int		(*attach)(struct rbtr_kevent *kev);
+	void		(*detach)(struct rbtr_kevent *kev);
+};
+
 /**
  * struct rbtr_kevent - one event of the kernel, recorded generically
  * @type: the registry's type; type.id is the kernel's id, type.format
@@ -43,6 +66,8 @@ struct vfsmount;
  *         into its own tracer's buffer: published under the registry
  *         mutex (rbtr_file_set_add(), rbtr_file_set_del()), read by the
  *         handler under sched-RCU; NULL while enabled nowhere
+ * @route: how it records when not through perf (NULL: perf's counters,
+ *         @pe); set once before it is registered (rbtr_kev_route_find())
  * @registered: in the registry
  * @was_enabled: enabled once: its records may be in the buffers
  *
@@ -62,6 +87,7 @@ struct rbtr_kevent {
 	struct list_head	node;
 	struct list_head	on;
 	struct rbtr_file_set __rcu *files;
+	const struct rbtr_kev_route *route;
 	bool			registered;
 	bool			was_enabled;
 };
@@ -88,7 +114,10 @@ struct rbtr_kevent *rbtr_kev_parse(const char *system, const char *name, const c
 void rbtr_kev_free(struct rbtr_kevent *kev);
 unsigned int rbtr_kev_len(const struct rbtr_kevent *kev, const void *rec, unsigned int raw);
 
-/* kevents.c: called by tp_probes.c at load and unload */
+/* kevents_route.c: the route of an event, asked once before it is registered */
+const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev);
+
+/* kevents.c: called by tp_attach.c at load and unload */
 int rbtr_kevents_load(void);
 unsigned short rbtr_kevents_id(const char *system, const char *name);
 int rbtr_kevents_register(void);
