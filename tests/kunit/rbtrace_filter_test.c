@@ -213,14 +213,20 @@ static void rbtrace_filter_cpu_and_comm(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	flt_fill(r);
-	cpu = get_cpu();
+	/*
+	 * Kept on this CPU, not made atomic: flt_match() parses, which
+	 * allocates with GFP_KERNEL (get_cpu() here was a sleep in atomic
+	 * context that only CONFIG_DEBUG_ATOMIC_SLEEP reports).
+	 */
+	migrate_disable();
+	cpu = smp_processor_id();
 	snprintf(buf, sizeof(buf), "CPU == %d", cpu);
 	KUNIT_EXPECT_TRUE(test, flt_match(test, buf, r, sizeof(*r)));
 	snprintf(buf, sizeof(buf), "CPU != %d || cpu > %d", cpu, cpu);
 	KUNIT_EXPECT_FALSE(test, flt_match(test, buf, r, sizeof(*r)));
 	snprintf(buf, sizeof(buf), "COMM == \"%s\"", current->comm);
 	KUNIT_EXPECT_TRUE(test, flt_match(test, buf, r, sizeof(*r)));
-	put_cpu();
+	migrate_enable();
 }
 
 /* Precedence: "&&" over "||", '!' on the next operand, parentheses. */
