@@ -574,6 +574,8 @@ main() {
 	step host:layout 60 python3 "$RBT_TOP/scripts/check-layout.py" || true
 	# check-layout.py's own test: each rule on a copy with a planted violation.
 	"$RBT_TOP/tests/host/check-layout.sh" 2>&1 | record_stream || true
+	# One version: MODULE_VERSION, dkms.conf, CHANGELOG.md, a tag on HEAD.
+	"$RBT_TOP/tests/host/version.sh" 2>&1 | record_stream || true
 	build_modules
 	if [ "$check_only" = 0 ]; then
 		# Beside the test kernel's boot, whose two vCPUs leave a host

@@ -215,5 +215,6 @@ static void __exit rbtr_module_exit(void)
 module_init(rbtr_module_init);
 module_exit(rbtr_module_exit);
 MODULE_LICENSE("GPL");
+MODULE_VERSION("0.2.0");
 MODULE_DESCRIPTION("rbtrace: per-CPU lockless tracing ring buffer");
 MODULE_AUTHOR("The rbtrace developers");
