@@ -708,6 +708,19 @@ static void rbtr_print_generic(struct seq_buf *s, const struct rbtr_event_type *
  */
 void rbtr_event_print(struct seq_buf *s, const void *rec, unsigned int len)
 {
+	rbtr_event_print_as(s, rec, len, false);
+}
+
+/**
+ * rbtr_event_print_as - the text of a record, or its fields
+ * @s: where to print; ends with a newline
+ * @rec: the record
+ * @len: its size in the buffer
+ * @fields: print its fields as name=value (options/fields) instead of
+ *          its own text
+ */
+void rbtr_event_print_as(struct seq_buf *s, const void *rec, unsigned int len, bool fields)
+{
 	const struct rbtr_entry *ent = rec;
 	const struct rbtr_event_type *type = NULL;
 
@@ -718,7 +731,9 @@ void rbtr_event_print(struct seq_buf *s, const void *rec, unsigned int len)
 	if (!type)
 		seq_buf_printf(s, "Unknown type %d\n",
 			       len >= sizeof(*ent) ? ent->type : -1);
-	else if (type->print)
+	else if (fields && type->print_fields)
+		type->print_fields(s, type, rec, len);
+	else if (type->print && !fields)
 		type->print(s, type, rec, len);
 	else
 		rbtr_print_generic(s, type, rec, len);

@@ -145,6 +145,8 @@ typedef void (*rbtr_print_field_fn)(struct seq_buf *s, const struct rbtr_field *
  * @nr_fields: their number
  * @print_fmt: the "print fmt:" line's value (format string and arguments)
  * @print: text output; NULL for "name: field=value ..."
+ * @print_fields: the text with options/fields set; NULL for the generic
+ *                "name: field=value ..."
  * @fix_addrs: NULL, or rewrite the code addresses of a copy of a record
  *             of the previous boot (@fix maps each; persist_meta.c)
  * @reg: called to enable the event in one tracer (register its probe,
@@ -166,6 +168,7 @@ struct rbtr_event_type {
 	unsigned int		nr_fields;
 	const char		*print_fmt;
 	rbtr_print_fn		print;
+	rbtr_print_fn		print_fields;
 	void			(*fix_addrs)(void *rec, unsigned int len, rbtr_fix_ip_fn fix);
 	int			(*reg)(struct rbtr_event_file *file);
 	void			(*unreg)(struct rbtr_event_file *file);
@@ -288,6 +291,7 @@ void rbtr_event_show_list(struct rbtr_trace *tr, struct seq_file *m, bool enable
 void rbtr_event_disable_all(struct rbtr_trace *tr);
 void rbtr_events_show_format(struct seq_file *m, const struct rbtr_event_type *type);
 void rbtr_event_print(struct seq_buf *s, const void *rec, unsigned int len);
+void rbtr_event_print_as(struct seq_buf *s, const void *rec, unsigned int len, bool fields);
 void rbtr_event_print_fields(struct seq_buf *s, const struct rbtr_event_type *type,
 			     const void *rec, unsigned int len, rbtr_print_field_fn print_field);
 

@@ -526,10 +526,14 @@ int rbtr_kevents_register(void)
 	struct rbtr_kevent *kev, *tmp;
 	int ret;
 
+	ret = rbtr_kev_text_init();
+	if (ret)
+		return ret;
 	list_for_each_entry_safe(kev, tmp, &rbtr_kevents, node) {
 		kev->type.reg = rbtr_kev_reg;
 		kev->type.unreg = rbtr_kev_unreg;
 		kev->route = rbtr_kev_route_find(kev);
+		rbtr_kev_text_attach(kev);
 		ret = rbtr_event_register(&kev->type);
 		if (ret == -EEXIST) {
 			list_del(&kev->node);
@@ -572,6 +576,7 @@ static void rbtr_kevents_teardown(void)
 		kev->registered = false;
 	}
 	rbtr_kevents_free();
+	rbtr_kev_text_exit();
 	if (!IS_ERR(rbtr_kfs()))
 		rbtr_kfs_umount(rbtr_kfs());
 }

@@ -13,6 +13,8 @@
 #include "event.h"
 
 struct module;
+struct seq_buf;
+struct trace_event_call;
 struct perf_event;
 struct vfsmount;
 
@@ -66,6 +68,8 @@ struct rbtr_kev_route {
  *         into its own tracer's buffer: published under the registry
  *         mutex (rbtr_file_set_add(), rbtr_file_set_del()), read by the
  *         handler under sched-RCU; NULL while enabled nowhere
+ * @call: the kernel's event, whose printer prints its records
+ *        (kevents_text.c); NULL for an event of a module
  * @route: how it records when not through perf (NULL: perf's counters,
  *         @pe); set once before it is registered (rbtr_kev_route_find())
  * @registered: in the registry
@@ -88,6 +92,7 @@ struct rbtr_kevent {
 	struct list_head	on;
 	struct rbtr_file_set __rcu *files;
 	const struct rbtr_kev_route *route;
+	struct trace_event_call	*call;
 	bool			registered;
 	bool			was_enabled;
 };
@@ -113,6 +118,34 @@ struct rbtr_kevent *rbtr_kev_parse(const char *system, const char *name, const c
 				   size_t len);
 void rbtr_kev_free(struct rbtr_kevent *kev);
 unsigned int rbtr_kev_len(const struct rbtr_kevent *kev, const void *rec, unsigned int raw);
+
+/*
+ * A previous boot's const char * field, in the copy of its record that is
+ * printed (rbtr_kev_fix_ptrs(), through rbtr_persist_fix_rec()): it points
+ * into that boot's memory, and what this boot has mapped there (if
+ * anything) is not its string. The copy holds it marked: bit 62 flipped,
+ * which turns every canonical x86-64 address (bits 63 down to 47, or to
+ * 56 with 5-level paging, all equal), NULL included, into a non-canonical
+ * one, which no pointer of this boot is: the printer shows the address
+ * unmarked and does not follow it. A record of this boot holding a
+ * non-canonical value (a bug of its event, not an address) would print
+ * with that bit flipped; it is never followed either.
+ */
+#define RBTR_KEV_OLD_PTR	BIT_ULL(62)
+
+static_assert(sizeof(char *) == sizeof(u64));
+
+static inline bool rbtr_kev_ptr_marked(u64 v)
+{
+	return !(v & BIT_ULL(63)) != !(v & RBTR_KEV_OLD_PTR);
+}
+
+/* kevents_text.c: the text of an event by the kernel's own printer */
+void rbtr_kev_text_attach(struct rbtr_kevent *kev);
+int rbtr_kev_text_init(void);
+void rbtr_kev_text_exit(void);
+bool rbtr_kev_text(struct seq_buf *s, const struct rbtr_kevent *kev, const void *rec,
+		   unsigned int len);
 
 /* kevents_route.c: the route of an event, asked once before it is registered */
 const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev);

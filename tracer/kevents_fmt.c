@@ -272,6 +272,8 @@ static int rbtr_kev_layout(struct rbtr_kevent *kev)
 
 static void rbtr_kev_print(struct seq_buf *s, const struct rbtr_event_type *type,
 			   const void *rec, unsigned int len);
+static void rbtr_kev_print_fields(struct seq_buf *s, const struct rbtr_event_type *type,
+				  const void *rec, unsigned int len);
 static void rbtr_kev_fix_ptrs(void *rec, unsigned int len, rbtr_fix_ip_fn fix);
 
 /**
@@ -307,6 +309,7 @@ struct rbtr_kevent *rbtr_kev_parse(const char *system, const char *name, const c
 	kev->type.name = sn;
 	kev->type.id = id;
 	kev->type.print = rbtr_kev_print;
+	kev->type.print_fields = rbtr_kev_print_fields;
 	INIT_LIST_HEAD(&kev->on);
 	ret = -ENOMEM;
 	kev->text = kmemdup_nul(text, len, GFP_KERNEL);
@@ -456,27 +459,6 @@ static void rbtr_kev_print_loc(struct seq_buf *s, const struct rbtr_field *f,
 }
 
 /*
- * A previous boot's const char * field, in the copy of its record that is
- * printed (rbtr_kev_fix_ptrs(), through rbtr_persist_fix_rec()): it points
- * into that boot's memory, and what this boot has mapped there (if
- * anything) is not its string. The copy holds it marked: bit 62 flipped,
- * which turns every canonical x86-64 address (bits 63 down to 47, or to
- * 56 with 5-level paging, all equal), NULL included, into a non-canonical
- * one, which no pointer of this boot is: the printer shows the address
- * unmarked and does not follow it. A record of this boot holding a
- * non-canonical value (a bug of its event, not an address) would print
- * with that bit flipped; it is never followed either.
- */
-#define RBTR_KEV_OLD_PTR	BIT_ULL(62)
-
-static_assert(sizeof(char *) == sizeof(u64));
-
-static bool rbtr_kev_ptr_marked(u64 v)
-{
-	return !(v & BIT_ULL(63)) != !(v & RBTR_KEV_OLD_PTR);
-}
-
-/*
  * &struct rbtr_event_type.fix_addrs of the events with const char *
  * fields: mark each (in a copy of a previous boot's record, whose id is
  * this boot's already). Under rcu_read_lock(), as the type is found.
@@ -578,6 +560,18 @@ static void rbtr_kev_print_checked(struct seq_buf *s, const struct rbtr_field *f
  */
 static void rbtr_kev_print(struct seq_buf *s, const struct rbtr_event_type *type,
 			   const void *rec, unsigned int len)
+{
+	const struct rbtr_kevent *kev = container_of(type, struct rbtr_kevent, type);
+
+	/* As ftrace prints it, where the kernel's printer can be given it. */
+	if (rbtr_kev_text(s, kev, rec, len))
+		return;
+	rbtr_event_print_fields(s, type, rec, len, rbtr_kev_print_checked);
+}
+
+/* options/fields: name=value, as ftrace's fields option prints them. */
+static void rbtr_kev_print_fields(struct seq_buf *s, const struct rbtr_event_type *type,
+				  const void *rec, unsigned int len)
 {
 	rbtr_event_print_fields(s, type, rec, len, rbtr_kev_print_checked);
 }

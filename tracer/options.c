@@ -69,6 +69,39 @@ static ssize_t rbtr_overwrite_write(struct file *filp, const char __user *ubuf, 
 	return rbtr_write_tr_bool(filp, ubuf, cnt, ppos, rbtr_buffers_set_overwrite);
 }
 
+/*
+ * options/fields, as ftrace's (6.1 and later): the trace files print
+ * every event's fields as name=value (hex and decimal) instead of its
+ * text. Read when each line is printed.
+ */
+static void rbtr_set_fields(struct rbtr_trace *tr, bool on)
+{
+	WRITE_ONCE(tr->print_fields, on);
+}
+
+static ssize_t rbtr_fields_read(struct file *filp, char __user *ubuf, size_t cnt,
+				loff_t *ppos)
+{
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
+
+	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(tr->print_fields));
+}
+
+static ssize_t rbtr_fields_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				 loff_t *ppos)
+{
+	return rbtr_write_tr_bool(filp, ubuf, cnt, ppos, rbtr_set_fields);
+}
+
+static const struct file_operations rbtr_fields_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_open_tr,
+	.release	= rbtr_release_tr,
+	.read		= rbtr_fields_read,
+	.write		= rbtr_fields_write,
+	.llseek		= default_llseek,
+};
+
 static const struct file_operations rbtr_overwrite_fops = {
 	.owner		= THIS_MODULE,
 	.open		= rbtr_open_tr,
@@ -89,6 +122,7 @@ static int rbtr_trace_options_show(struct seq_file *m, void *v)
 	struct rbtr_trace *tr = rbtr_seq_data(m);
 
 	seq_printf(m, "%soverwrite\n", rbtr_live_overwrite(tr) ? "" : "no");
+	seq_printf(m, "%sfields\n", READ_ONCE(tr->print_fields) ? "" : "no");
 	if (tr == &rbtr_global_trace)
 		rbtr_stack_options_show(m);
 	/* event-fork, and the top's function-fork. */
@@ -133,6 +167,8 @@ static ssize_t rbtr_trace_options_write(struct file *filp, const char __user *ub
 	ret = 0;
 	if (!strcmp(name, "overwrite"))
 		rbtr_buffers_set_overwrite(tr, on);
+	else if (!strcmp(name, "fields"))
+		rbtr_set_fields(tr, on);
 	else
 		ret = rbtr_other_option_set(tr, name, on);
 	if (ret)
@@ -151,14 +187,17 @@ static const struct file_operations rbtr_trace_options_fops = {
 };
 
 /**
- * rbtr_options_files - create a tracer's trace_options and options/overwrite
+ * rbtr_options_files - create a tracer's trace_options, options/overwrite
+ * and options/fields
  * @tr: the tracer (the top or an instance), its directory made
  */
 void rbtr_options_files(struct rbtr_trace *tr)
 {
 	struct dentry *dir = rbtr_options_dir(tr);
 
-	if (!IS_ERR(dir))
+	if (!IS_ERR(dir)) {
 		debugfs_create_file("overwrite", 0600, dir, tr, &rbtr_overwrite_fops);
+		debugfs_create_file("fields", 0600, dir, tr, &rbtr_fields_fops);
+	}
 	debugfs_create_file("trace_options", 0600, tr->dir, tr, &rbtr_trace_options_fops);
 }

@@ -158,7 +158,7 @@ static void rbtr_print_rec(struct rbtr_trace *tr, struct rbtr_text *t,
 	rbtr_print_lat(&t->s, ent);
 	rbtr_print_ts(tr, &t->s, rec->ts);
 	seq_buf_printf(&t->s, ": ");
-	rbtr_event_print(&t->s, rec->data, rec->len);
+	rbtr_event_print_as(&t->s, rec->data, rec->len, READ_ONCE(tr->print_fields));
 out:
 	/* A line cut short still ends a line. */
 	if (seq_buf_has_overflowed(&t->s))

@@ -45,6 +45,9 @@ struct rbtr_pid_tr;
  * @ref: files of the tracer open (or mapped), as ftrace's tr->ref: an
  *       instance is not removed while > 0 (instance.c). Under the
  *       instances' mutex
+ * @print_fields: options/fields: the trace files print every event's
+ *                fields as name=value, as ftrace's fields option does,
+ *                instead of its own text
  * @dead: an instance being removed: no file of it opens any more
  * @untraced_cpus: its tracing_cpumask, stored inverted (event.c): a
  *                 tracer made zeroed traces every CPU from its first
@@ -67,6 +70,7 @@ struct rbtr_trace {
 	struct mutex		files_mutex;	/* see above */
 	struct mutex		*access;	/* see above */
 	unsigned int		ref;
+	bool			print_fields;
 	bool			dead;
 	bool __percpu		*pid_ev_ignore;
 	struct rbtr_pid_tr	*pid;

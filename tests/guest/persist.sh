@@ -119,7 +119,10 @@ record_events() {
 	echo 1 >$D/events/rcu/rcu_utilization/enable || fail "enabling rcu_utilization"
 	sleep 0.5
 	echo 0 >$D/events/rcu/rcu_utilization/enable
+	# The addresses, from the fields text (the default is ftrace's: the string).
+	echo 1 >$D/options/fields
 	grep -o 'rcu_utilization: s=(0x[0-9a-f]*:' $D/trace | sed 's/.*(0x//; s/:$//' | sort -u >"$R/persist.ptrs1"
+	echo 0 >$D/options/fields
 	[ -s "$R/persist.ptrs1" ] ||
 		fail "no rcu_utilization record with its string: $(grep -m3 rcu_utilization $D/trace)"
 	say "boot 1: ids $(tr '\n' ' ' <"$R/persist.ids1"); $(wc -l <"$R/persist.ptrs1") rcu_utilization strings"
