@@ -78,15 +78,12 @@
  * ftrace's pause-on-trace), of snapshot and of snapshot_raw keep what
  * they opened.
  */
-#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/irq_work.h>
-#include <linux/kstrtox.h>
 #include <linux/lockdep.h>
 #include <linux/log2.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
-#include <linux/uaccess.h>
 #include "event.h"
 #include "trace.h"
 
@@ -719,14 +716,22 @@ void rbtr_snapshot_help(struct seq_file *m, struct rbtr_trace *tr, int cpu)
 		 "#                       is not a '0' or '1')\n");
 }
 
-/*
- * The write of snapshot and per_cpu/cpuN/snapshot, ftrace's values: 0
- * frees (main file only), 1 allocates and swaps (main file only: the
- * ring buffer's API has no swap of one CPU, so the per-CPU file refuses
- * with -EINVAL, as ftrace's does without CONFIG_RING_BUFFER_ALLOW_SWAP),
- * any other number clears the snapshot (of the file's CPU), keeping it.
+/**
+ * rbtr_snap_cmd - a write of snapshot or per_cpu/cpuN/snapshot (snapshot_fs.c)
+ * @tr: the tracer, its files_mutex held
+ * @cpu: the file's CPU or RBT_ALL_CPUS
+ * @val: the number written
+ *
+ * ftrace's values: 0 frees (main file only), 1 allocates and swaps (main
+ * file only: the ring buffer's API has no swap of one CPU, so the per-CPU
+ * file refuses with -EINVAL, as ftrace's does without
+ * CONFIG_RING_BUFFER_ALLOW_SWAP), any other number clears the snapshot
+ * (of the file's CPU), keeping it.
+ *
+ * Return: 0, or the errno of the free, the allocation or the swap
+ * (-EINVAL, -EBUSY, -ENOMEM, ...).
  */
-static int rbtr_snap_cmd(struct rbtr_trace *tr, int cpu, unsigned long val)
+int rbtr_snap_cmd(struct rbtr_trace *tr, int cpu, unsigned long val)
 {
 	lockdep_assert_held(&tr->files_mutex);
 	switch (val) {
@@ -747,89 +752,6 @@ static int rbtr_snap_cmd(struct rbtr_trace *tr, int cpu, unsigned long val)
 			rbtr_reset_buffer(tr, READ_ONCE(tr->snap.spare), cpu);
 		return 0;
 	}
-}
-
-static ssize_t rbtr_snapshot_write(struct file *file, const char __user *ubuf,
-				   size_t cnt, loff_t *ppos)
-{
-	struct inode *inode = file_inode(file);
-	struct rbtr_trace *tr = rbtr_file_trace(inode);
-	unsigned long val;
-	int ret;
-
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
-	if (ret)
-		return ret;
-	mutex_lock(&tr->files_mutex);
-	ret = rbtr_snap_cmd(tr, rbtr_file_cpu(inode), val);
-	mutex_unlock(&tr->files_mutex);
-	if (ret == -EBUSY)
-		pr_warn_ratelimited("rbtrace: snapshot %lu: busy: %s\n", val,
-				    val ? "a trace_pipe_raw is mapped" :
-				    "a reader or a snapshot trigger holds the snapshot");
-	if (ret)
-		return ret;
-	*ppos += cnt;
-	return cnt;
-}
-
-static int rbtr_snapshot_open(struct inode *inode, struct file *file)
-{
-	int ret = rbtr_check_open_tr(rbtr_file_trace(inode));
-
-	if (ret)
-		return ret;
-	/* Not truncated by O_TRUNC ("echo 1 >"): that is trace's reset. */
-	if (file->f_mode & FMODE_READ)
-		ret = rbtr_trace_open_buffer(inode, file, true);
-	if (ret)
-		rbtr_trace_put(rbtr_file_trace(inode));
-	return ret;
-}
-
-/* rbtr_trace_release() drops the open's reference, read or not. */
-static int rbtr_snapshot_release(struct inode *inode, struct file *file)
-{
-	return rbtr_trace_release(inode, file);
-}
-
-static loff_t rbtr_snapshot_llseek(struct file *file, loff_t offset, int whence)
-{
-	if (file->f_mode & FMODE_READ)
-		return seq_lseek(file, offset, whence);
-	file->f_pos = 0;
-	return 0;
-}
-
-static const struct file_operations rbtr_snapshot_fops = {
-	.owner		= THIS_MODULE,
-	.open		= rbtr_snapshot_open,
-	.read		= seq_read,
-	.write		= rbtr_snapshot_write,
-	.llseek		= rbtr_snapshot_llseek,
-	.release	= rbtr_snapshot_release,
-};
-
-/**
- * rbtr_snapshot_files - the tracer's snapshot file
- * @tr: the tracer, its directory made
- */
-void rbtr_snapshot_files(struct rbtr_trace *tr)
-{
-	rbtr_create_cpu_file("snapshot", 0600, tr->dir, tr, RBT_ALL_CPUS,
-			     &rbtr_snapshot_fops);
-}
-
-/**
- * rbtr_snapshot_cpu_files - per_cpu/cpuN/snapshot and snapshot_raw
- * @tr: the tracer
- * @dir: per_cpu/cpuN
- * @cpu: N
- */
-void rbtr_snapshot_cpu_files(struct rbtr_trace *tr, struct dentry *dir, int cpu)
-{
-	rbtr_create_cpu_file("snapshot", 0600, dir, tr, cpu, &rbtr_snapshot_fops);
-	rbtr_create_cpu_file("snapshot_raw", 0400, dir, tr, cpu, &rbtr_snapshot_raw_fops);
 }
 
 /**

@@ -83,6 +83,7 @@ void rbtr_reader_poll_pin(struct rbtr_trace *tr, struct rbt_buffer *buffer,
 void rbtr_reader_poll_unpin(struct rbtr_trace *tr, unsigned int polled);
 
 void rbtr_snapshot_help(struct seq_file *m, struct rbtr_trace *tr, int cpu);
+int rbtr_snap_cmd(struct rbtr_trace *tr, int cpu, unsigned long val);
 void rbtr_snapshot_files(struct rbtr_trace *tr);
 void rbtr_snapshot_cpu_files(struct rbtr_trace *tr, struct dentry *dir, int cpu);
 
