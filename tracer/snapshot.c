@@ -78,6 +78,7 @@
  * ftrace's pause-on-trace), of snapshot and of snapshot_raw keep what
  * they opened.
  */
+#include <linux/export.h>
 #include <linux/fs.h>
 #include <linux/irq_work.h>
 #include <linux/lockdep.h>
@@ -371,6 +372,63 @@ static int rbtr_snap_slot(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 {
 	return tr->snap.bufs[1] == buffer;
 }
+
+/**
+ * rbtr_reader_open - a file that reads a buffer is being opened
+ * @tr: the tracer
+ * @snapshot: it reads the snapshot, else the live buffer
+ *
+ * The file is bound to the buffer that has the role asked for now, and
+ * keeps reading that one across snapshots (a reader's per-buffer state,
+ * its read pages and iterators, is of that buffer), as ftrace's
+ * iterators do. The buffer is pinned: "echo 0 > snapshot" refuses to
+ * free it with -EBUSY until rbtr_reader_close(). The snapshot is whole
+ * when this returns: the writers still on it since the swap are waited
+ * for, if a grace period has not ended them yet (snapshot.c, the lazy
+ * wait). Sleeps.
+ *
+ * Return: the buffer; NULL for the snapshot when none is allocated
+ * (nothing pinned then, but the reader is counted all the same).
+ */
+struct rbt_buffer *rbtr_reader_open(struct rbtr_trace *tr, bool snapshot)
+{
+	struct rbt_buffer *buffer;
+	unsigned long gp;
+
+	mutex_lock(&tr->files_mutex);
+	tr->readers_open++;
+	/* Under files_mutex a swap may change the roles, never free one. */
+	buffer = snapshot ? rbtr_snapshot_spare(tr, &gp) : READ_ONCE(tr->buffer);
+	if (buffer)
+		tr->snap.pins[rbtr_snap_slot(tr, buffer)]++;
+	mutex_unlock(&tr->files_mutex);
+	/* Pinned: not freed while the writers of before the swap finish. */
+	if (snapshot && buffer)
+		cond_synchronize_rcu(gp);
+	return buffer;
+}
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_reader_open);
+#endif
+
+/**
+ * rbtr_reader_close - it was released (or its open failed)
+ * @tr: the tracer
+ * @buffer: what rbtr_reader_open() returned
+ */
+void rbtr_reader_close(struct rbtr_trace *tr, struct rbt_buffer *buffer)
+{
+	mutex_lock(&tr->files_mutex);
+	tr->readers_open--;
+	if (buffer)
+		tr->snap.pins[rbtr_snap_slot(tr, buffer)]--;
+	mutex_unlock(&tr->files_mutex);
+}
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_reader_close);
+#endif
 
 /**
  * rbtr_reader_follow - move a consuming reader's pin to the live buffer

@@ -74,6 +74,10 @@ void rbtr_unpause(struct rbtr_trace *tr);
 int rbtr_snapshot_map_get(struct rbtr_trace *tr);
 void rbtr_snapshot_map_put(struct rbtr_trace *tr);
 
+/* A reader binds to one buffer at open, pinned. */
+struct rbt_buffer *rbtr_reader_open(struct rbtr_trace *tr, bool snapshot);
+void rbtr_reader_close(struct rbtr_trace *tr, struct rbt_buffer *buffer);
+
 /* Consuming readers of the live buffer follow it across swaps. */
 struct rbt_buffer *rbtr_reader_follow(struct rbtr_trace *tr, struct rbt_buffer *buffer);
 void rbtr_reader_pin(struct rbtr_trace *tr, struct rbt_buffer *buffer);

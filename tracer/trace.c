@@ -10,7 +10,6 @@
 #include <linux/fs.h>
 #include <linux/lockdep.h>
 #include <linux/moduleparam.h>
-#include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
@@ -164,12 +163,6 @@ void rbtr_access_unlock(struct rbtr_trace *tr, int cpu)
 	mutex_unlock(&tr->access[cpu]);
 }
 
-/* The slot of rbtr_snap.bufs holding @buffer. */
-static int rbtr_buf_slot(struct rbtr_trace *tr, struct rbt_buffer *buffer)
-{
-	return tr->snap.bufs[1] == buffer;
-}
-
 #ifdef RBTRACE_TEST_HOOKS
 /*
  * Test builds: the files that use the live buffer briefly, without a
@@ -201,63 +194,6 @@ void rbtr_test_live_use_delay(void)
 	WRITE_ONCE(live_use_waits, live_use_waits + 1);
 	msleep(ms);
 }
-#endif
-
-/**
- * rbtr_reader_open - a file that reads a buffer is being opened
- * @tr: the tracer
- * @snapshot: it reads the snapshot, else the live buffer
- *
- * The file is bound to the buffer that has the role asked for now, and
- * keeps reading that one across snapshots (a reader's per-buffer state,
- * its read pages and iterators, is of that buffer), as ftrace's
- * iterators do. The buffer is pinned: "echo 0 > snapshot" refuses to
- * free it with -EBUSY until rbtr_reader_close(). The snapshot is whole
- * when this returns: the writers still on it since the swap are waited
- * for, if a grace period has not ended them yet (snapshot.c, the lazy
- * wait). Sleeps.
- *
- * Return: the buffer; NULL for the snapshot when none is allocated
- * (nothing pinned then, but the reader is counted all the same).
- */
-struct rbt_buffer *rbtr_reader_open(struct rbtr_trace *tr, bool snapshot)
-{
-	struct rbt_buffer *buffer;
-	unsigned long gp;
-
-	mutex_lock(&tr->files_mutex);
-	tr->readers_open++;
-	/* Under files_mutex a swap may change the roles, never free one. */
-	buffer = snapshot ? rbtr_snapshot_spare(tr, &gp) : READ_ONCE(tr->buffer);
-	if (buffer)
-		tr->snap.pins[rbtr_buf_slot(tr, buffer)]++;
-	mutex_unlock(&tr->files_mutex);
-	/* Pinned: not freed while the writers of before the swap finish. */
-	if (snapshot && buffer)
-		cond_synchronize_rcu(gp);
-	return buffer;
-}
-
-#ifdef RBTRACE_TEST_HOOKS
-EXPORT_SYMBOL_GPL(rbtr_reader_open);
-#endif
-
-/**
- * rbtr_reader_close - it was released (or its open failed)
- * @tr: the tracer
- * @buffer: what rbtr_reader_open() returned
- */
-void rbtr_reader_close(struct rbtr_trace *tr, struct rbt_buffer *buffer)
-{
-	mutex_lock(&tr->files_mutex);
-	tr->readers_open--;
-	if (buffer)
-		tr->snap.pins[rbtr_buf_slot(tr, buffer)]--;
-	mutex_unlock(&tr->files_mutex);
-}
-
-#ifdef RBTRACE_TEST_HOOKS
-EXPORT_SYMBOL_GPL(rbtr_reader_close);
 #endif
 
 /**

@@ -159,8 +159,6 @@ void rbtr_access_lock(struct rbtr_trace *tr, int cpu);
 void rbtr_access_unlock(struct rbtr_trace *tr, int cpu);
 void rbtr_reset(struct rbtr_trace *tr, int cpu);
 void rbtr_reset_buffer(struct rbtr_trace *tr, struct rbt_buffer *buffer, int cpu);
-struct rbt_buffer *rbtr_reader_open(struct rbtr_trace *tr, bool snapshot);
-void rbtr_reader_close(struct rbtr_trace *tr, struct rbt_buffer *buffer);
 
 /**
  * rbtr_live_buffer - the buffer a writer records its next event into
