@@ -210,7 +210,6 @@ void rbtr_set_traced_cpus(struct rbtr_trace *tr, const struct cpumask *mask);
 void rbtr_get_traced_cpus(struct rbtr_trace *tr, struct cpumask *mask);
 
 /* Clock and wake-up settings (trace.c) */
-int rbtr_set_clock(struct rbtr_trace *tr, const char *name);
 bool rbtr_clock_in_ns(struct rbtr_trace *tr);
 const char *rbtr_clock_name(struct rbtr_trace *tr);
 void rbtr_print_ts(struct rbtr_trace *tr, struct seq_buf *s, u64 ts);
