@@ -38,6 +38,9 @@
 #include "pid.h"
 #include "trace.h"
 
+/* ftrace's default watermark for splice and poll of trace_pipe_raw */
+#define RBTR_DEFAULT_PERCENT	50
+
 /**
  * struct rbtr_instance - instances/NAME
  * @tr: its tracer; its @tr.dir is instances/NAME
@@ -289,6 +292,61 @@ int rbtr_single_release_tr(struct inode *inode, struct file *file)
 	rbtr_trace_put(tr);
 	return 0;
 }
+
+/**
+ * rbtr_trace_init - make @tr the tracer of @buffer
+ * @tr: the tracer, zeroed
+ * @buffer: its buffer
+ *
+ * Return: 0 or -ENOMEM; nothing is left behind on failure.
+ */
+int rbtr_trace_init(struct rbtr_trace *tr, struct rbt_buffer *buffer)
+{
+	int cpu;
+
+	tr->access = kcalloc(nr_cpu_ids, sizeof(*tr->access), GFP_KERNEL);
+	if (!tr->access)
+		return -ENOMEM;
+	if (rbtr_pid_tr_init(tr)) {
+		kfree(tr->access);
+		tr->access = NULL;
+		return -ENOMEM;
+	}
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		mutex_init(&tr->access[cpu]);
+	mutex_init(&tr->files_mutex);
+	tr->buffer = buffer;
+	tr->buffer_percent = RBTR_DEFAULT_PERCENT;
+	/* The clock the buffer was made with; NULL if not one of ours. */
+	tr->clock = rbt_buffer_clock(buffer);
+	if (tr->clock)
+		rbt_clock_get(tr->clock);
+	rbtr_snapshot_init(tr);
+	return 0;
+}
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_trace_init);
+#endif
+
+/**
+ * rbtr_trace_exit - undo rbtr_trace_init(); no file of @tr may be open
+ * @tr: the tracer
+ */
+void rbtr_trace_exit(struct rbtr_trace *tr)
+{
+	rbtr_pid_tr_exit(tr);
+	rbtr_snapshot_exit(tr);
+	if (tr->clock)
+		rbt_clock_put(tr->clock);
+	tr->clock = NULL;
+	kfree(tr->access);
+	tr->access = NULL;
+}
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_trace_exit);
+#endif
 
 /* Undo rbtr_instance_alloc(); no file of it open, its tree removed. */
 static void rbtr_instance_free(struct rbtr_instance *ins)
