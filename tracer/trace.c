@@ -94,6 +94,19 @@ int rbtr_open_nonseekable(struct inode *inode, struct file *file)
 }
 
 /**
+ * rbtr_options_dir - a tracer's options/ directory, made on first use
+ * @tr: the tracer
+ *
+ * Return: the directory, or an ERR_PTR(); removed with the tracer's tree.
+ */
+struct dentry *rbtr_options_dir(struct rbtr_trace *tr)
+{
+	if (!tr->options || IS_ERR(tr->options))
+		tr->options = debugfs_create_dir("options", tr->dir);
+	return tr->options;
+}
+
+/**
  * rbtr_create_cpu_file - a file of one CPU (or of all) in a tracer's tree
  * @name: its name
  * @mode: its mode

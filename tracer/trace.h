@@ -95,6 +95,7 @@ static inline int rbtr_file_cpu(struct inode *inode)
 	return v ? v - 1 : RBT_ALL_CPUS;
 }
 
+struct dentry *rbtr_options_dir(struct rbtr_trace *tr);
 struct dentry *rbtr_create_cpu_file(const char *name, umode_t mode,
 				    struct dentry *parent,
 				    struct rbtr_trace *tr, int cpu,
