@@ -86,6 +86,7 @@
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include "event.h"
+#include "persist.h"
 #include "trace.h"
 
 /*
@@ -549,6 +550,49 @@ static int rbtr_snap_swap_locked(struct rbtr_trace *tr)
 	if (!ret)
 		start_poll_synchronize_rcu();
 	return ret;
+}
+
+/**
+ * rbtr_reset_buffer - empty one CPU's ring of a buffer of @tr, or all
+ * @tr: the tracer
+ * @buffer: its live buffer or its snapshot
+ * @cpu: the CPU or RBT_ALL_CPUS
+ *
+ * Waits for the consuming reader of each CPU to finish its event first.
+ * Every CPU is emptied by one rbt_reset() under all the access locks, so
+ * that the writers are quiesced once for all CPUs (one RCU grace period),
+ * not once per possible CPU. The caller holds @tr->files_mutex, which
+ * also tells lockdep that the access locks taken together are in order.
+ */
+void rbtr_reset_buffer(struct rbtr_trace *tr, struct rbt_buffer *buffer, int cpu)
+{
+	int i;
+
+	lockdep_assert_held(&tr->files_mutex);
+	if (cpu != RBT_ALL_CPUS) {
+		rbtr_access_lock(tr, cpu);
+		rbt_reset_cpu(buffer, cpu);
+		rbtr_access_unlock(tr, cpu);
+		return;
+	}
+	for_each_possible_cpu(i)
+		mutex_lock_nest_lock(&tr->access[i], &tr->files_mutex);
+	rbt_reset(buffer);
+	for_each_possible_cpu(i)
+		mutex_unlock(&tr->access[i]);
+	rbtr_persist_reset(buffer);
+}
+
+/**
+ * rbtr_reset - empty one CPU's live ring, or all, as "echo > trace" does
+ * @tr: the tracer
+ * @cpu: the CPU or RBT_ALL_CPUS
+ *
+ * The caller holds @tr->files_mutex: see rbtr_reset_buffer().
+ */
+void rbtr_reset(struct rbtr_trace *tr, int cpu)
+{
+	rbtr_reset_buffer(tr, READ_ONCE(tr->buffer), cpu);
 }
 
 /**

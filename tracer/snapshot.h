@@ -64,6 +64,8 @@ void rbtr_snapshot_init(struct rbtr_trace *tr);
 void rbtr_snapshot_exit(struct rbtr_trace *tr);
 
 /* For the files that change what applies to both buffers (snapshot.c) */
+void rbtr_reset(struct rbtr_trace *tr, int cpu);
+void rbtr_reset_buffer(struct rbtr_trace *tr, struct rbt_buffer *buffer, int cpu);
 int rbtr_buffers_resize(struct rbtr_trace *tr, unsigned long size, int cpu);
 int rbtr_buffers_set_subbuf_order(struct rbtr_trace *tr, unsigned int order);
 int rbtr_buffers_set_clock(struct rbtr_trace *tr, u64 (*clock)(void));

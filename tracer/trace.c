@@ -8,12 +8,10 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
-#include <linux/lockdep.h>
 #include <linux/moduleparam.h>
 #include <linux/security.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
-#include "persist.h"
 #include "trace.h"
 
 struct rbtr_trace rbtr_global_trace;
@@ -204,49 +202,6 @@ void rbtr_test_live_use_delay(void)
 	msleep(ms);
 }
 #endif
-
-/**
- * rbtr_reset_buffer - empty one CPU's ring of a buffer of @tr, or all
- * @tr: the tracer
- * @buffer: its live buffer or its snapshot
- * @cpu: the CPU or RBT_ALL_CPUS
- *
- * Waits for the consuming reader of each CPU to finish its event first.
- * Every CPU is emptied by one rbt_reset() under all the access locks, so
- * that the writers are quiesced once for all CPUs (one RCU grace period),
- * not once per possible CPU. The caller holds @tr->files_mutex, which
- * also tells lockdep that the access locks taken together are in order.
- */
-void rbtr_reset_buffer(struct rbtr_trace *tr, struct rbt_buffer *buffer, int cpu)
-{
-	int i;
-
-	lockdep_assert_held(&tr->files_mutex);
-	if (cpu != RBT_ALL_CPUS) {
-		rbtr_access_lock(tr, cpu);
-		rbt_reset_cpu(buffer, cpu);
-		rbtr_access_unlock(tr, cpu);
-		return;
-	}
-	for_each_possible_cpu(i)
-		mutex_lock_nest_lock(&tr->access[i], &tr->files_mutex);
-	rbt_reset(buffer);
-	for_each_possible_cpu(i)
-		mutex_unlock(&tr->access[i]);
-	rbtr_persist_reset(buffer);
-}
-
-/**
- * rbtr_reset - empty one CPU's live ring, or all, as "echo > trace" does
- * @tr: the tracer
- * @cpu: the CPU or RBT_ALL_CPUS
- *
- * The caller holds @tr->files_mutex: see rbtr_reset_buffer().
- */
-void rbtr_reset(struct rbtr_trace *tr, int cpu)
-{
-	rbtr_reset_buffer(tr, READ_ONCE(tr->buffer), cpu);
-}
 
 /**
  * rbtr_clock_in_ns - does the tracer's clock count nanoseconds?

@@ -158,8 +158,6 @@ static const struct file_operations __name ## _fops = {		\
 ssize_t rbtr_read_u64(char __user *ubuf, size_t cnt, loff_t *ppos, u64 val);
 void rbtr_access_lock(struct rbtr_trace *tr, int cpu);
 void rbtr_access_unlock(struct rbtr_trace *tr, int cpu);
-void rbtr_reset(struct rbtr_trace *tr, int cpu);
-void rbtr_reset_buffer(struct rbtr_trace *tr, struct rbt_buffer *buffer, int cpu);
 
 /**
  * rbtr_live_buffer - the buffer a writer records its next event into
