@@ -10,6 +10,7 @@
 
 #include <linux/cpumask.h>
 #include <linux/fs.h>
+#include <linux/list.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
@@ -117,7 +118,7 @@ int rbtr_open_nonseekable(struct inode *inode, struct file *file);
 /*
  * A file of a tracer (its inode's i_private is a struct rbtr_trace)
  * holds a reference on it while open: rbtr_trace_get() at open (after
- * rbtr_check_open()), rbtr_trace_put() at release (instance.c). The
+ * rbtr_check_open()), rbtr_trace_put() at release (trace.c). The
  * files without an open of their own use rbtr_open_tr() and
  * rbtr_release_tr().
  */
@@ -133,6 +134,22 @@ void *rbtr_seq_data(struct seq_file *m);
 int rbtr_single_release_tr(struct inode *inode, struct file *file);
 
 /* Instances: instances/NAME, a tracer of its own (instance.c) */
+/**
+ * struct rbtr_instance - instances/NAME
+ * @tr: its tracer; its @tr.dir is instances/NAME
+ * @list: in rbtr_instances
+ * @name: NAME
+ */
+struct rbtr_instance {
+	struct rbtr_trace	tr;
+	struct list_head	list;
+	char			*name;
+};
+
+/* The instances' list and its mutex (trace.c: rbtr_trace_get() reads them) */
+extern struct mutex rbtr_instances_mutex;
+extern struct list_head rbtr_instances;
+
 void rbtr_instances_defaults(unsigned long size, unsigned int flags,
 			     unsigned int subbuf_order);
 int rbtr_instances_init(struct dentry *parent, int (*files)(struct rbtr_trace *tr));
