@@ -291,6 +291,44 @@ static int rbtr_ctrl_single_release(struct inode *inode, struct file *file)
 	return single_release(inode, file);
 }
 
+/**
+ * rbtr_set_clock - switch the tracer's clock; empties its buffer
+ * @tr: the tracer
+ * @name: a name of trace_clock
+ *
+ * Stamps of two clocks do not mix, so the buffer is reset, and the
+ * snapshot too, as ftrace's tracing_set_clock() does.
+ *
+ * Return: 0, or -EINVAL for an unknown clock.
+ */
+static int rbtr_set_clock(struct rbtr_trace *tr, const char *name)
+{
+	const struct rbt_clock *clock = rbt_clock_find(name), *old;
+	int ret;
+
+	if (!clock)
+		return -EINVAL;
+	mutex_lock(&tr->files_mutex);
+	ret = rbt_clock_get(clock);
+	if (ret)
+		goto out;
+	ret = rbtr_buffers_set_clock(tr, clock->read);
+	if (ret) {
+		rbt_clock_put(clock);
+		goto out;
+	}
+	old = tr->clock;
+	WRITE_ONCE(tr->clock, clock);
+	rbtr_reset(tr, RBT_ALL_CPUS);
+	if (tr->snap.spare)
+		rbtr_reset_buffer(tr, tr->snap.spare, RBT_ALL_CPUS);
+	if (old)
+		rbt_clock_put(old);
+out:
+	mutex_unlock(&tr->files_mutex);
+	return ret;
+}
+
 static ssize_t trace_clock_write(struct file *filp, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {

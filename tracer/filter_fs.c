@@ -303,3 +303,25 @@ void rbtr_filter_report(const char *text, const struct rbtr_filter_err *err)
 	rbtr_error_log("event filter parse error", rbtr_filter_err_text(code), text,
 		       err->code ? err->pos : 0);
 }
+
+/**
+ * rbtr_filter_parse - compile ftrace's filter text for records of @type
+ * @type: the event whose fields the filter names
+ * @text: the filter
+ *
+ * Return: the filter or an ERR_PTR().
+ */
+struct rbtr_filter *rbtr_filter_parse(const struct rbtr_event_type *type, const char *text)
+{
+	struct rbtr_filter_err err;
+	struct rbtr_filter *f;
+
+	f = rbtr_filter_parse_err(type, text, &err);
+	if (IS_ERR(f) && PTR_ERR(f) != -ENOMEM)
+		rbtr_filter_report(text, &err);
+	return f;
+}
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_filter_parse);
+#endif

@@ -48,8 +48,18 @@ void rbtr_fn_filter_files(struct dentry *top);
 void rbtr_fn_filter_exit(void);
 int rbtr_fn_sel_ips(enum rbtr_fn_kind kind, unsigned long **ips, unsigned int *nr);
 
+/**
+ * rbtr_graph_supported - can function_graph run on this kernel?
+ *
+ * Return: true with fprobe (and the rethook it runs its exits on), the
+ * condition function_graph.c is built with.
+ */
+static inline bool rbtr_graph_supported(void)
+{
+	return IS_ENABLED(CONFIG_FPROBE) && IS_ENABLED(CONFIG_RETHOOK);
+}
+
 /* function_graph.c: without fprobe (6.1) rbtr_graph_start() refuses. */
-bool rbtr_graph_supported(void);
 int rbtr_graph_init(struct rbtr_trace *tr);
 void rbtr_graph_exit(void);
 int rbtr_graph_start(void);

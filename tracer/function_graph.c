@@ -462,16 +462,6 @@ void rbtr_graph_stop(void)
 }
 
 /**
- * rbtr_graph_supported - can function_graph run on this kernel?
- *
- * Return: true with fprobe.
- */
-bool rbtr_graph_supported(void)
-{
-	return true;
-}
-
-/**
  * rbtr_graph_show_stats - the graph tracer's counts, for function_stats
  * @m: the file
  */
@@ -502,11 +492,6 @@ int rbtr_graph_start(void)
 
 void rbtr_graph_stop(void)
 {
-}
-
-bool rbtr_graph_supported(void)
-{
-	return false;
 }
 
 void rbtr_graph_show_stats(struct seq_file *m)

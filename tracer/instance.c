@@ -14,7 +14,7 @@
  * the VFS passed by its lookup and instantiates it).
  *
  * Lifetime. Every file of a tracer takes a reference at open
- * (rbtr_trace_get()) and drops it at release: a mapping keeps its file,
+ * (rbtr_trace_get(), trace.c) and drops it at release: a mapping keeps its file,
  * so a mapped trace_pipe_raw holds one too. rmdir refuses with -EBUSY
  * while the count is not 0; else it marks the instance dead under the
  * same mutex, so that no open gets a reference after that, and removes
@@ -38,27 +38,9 @@
 #include "pid.h"
 #include "trace.h"
 
-/**
- * struct rbtr_instance - instances/NAME
- * @tr: its tracer; its @tr.dir is instances/NAME
- * @list: in rbtr_instances
- * @name: NAME
- */
-struct rbtr_instance {
-	struct rbtr_trace	tr;
-	struct list_head	list;
-	char			*name;
-};
+/* ftrace's default watermark for splice and poll of trace_pipe_raw */
+#define RBTR_DEFAULT_PERCENT	50
 
-/*
- * The instances, their references (tr->ref, tr->dead) and the list, as
- * ftrace's trace_types_lock. Taken before the directories' inode locks
- * (mkdir and rmdir drop the VFS's first); never held across the removal
- * of files, which waits for the opens in flight of debugfs's proxied
- * files, and those wait for it in rbtr_trace_get().
- */
-static DEFINE_MUTEX(rbtr_instances_mutex);
-static LIST_HEAD(rbtr_instances);
 /* Set at unload: mkdir refuses from then on. Under the mutex. */
 static bool rbtr_instances_closed;
 static struct dentry *rbtr_instances_dir;
@@ -120,175 +102,59 @@ static struct rbtr_instance *rbtr_instance_find(const char *name)
 }
 
 /**
- * rbtr_trace_get - a file of @tr is being opened: take a reference
- * @tr: its inode's i_private, maybe an instance removed since
+ * rbtr_trace_init - make @tr the tracer of @buffer
+ * @tr: the tracer, zeroed
+ * @buffer: its buffer
  *
- * @tr is compared with the live tracers' addresses before it is used:
- * a removed one is not dereferenced.
- *
- * Return: 0, or -ENODEV when @tr is being removed or is gone.
+ * Return: 0 or -ENOMEM; nothing is left behind on failure.
  */
-int rbtr_trace_get(struct rbtr_trace *tr)
+int rbtr_trace_init(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 {
-	struct rbtr_instance *ins;
-	int ret = -ENODEV;
+	int cpu;
 
-	mutex_lock(&rbtr_instances_mutex);
-	if (tr == &rbtr_global_trace) {
-		ret = 0;
-	} else {
-		list_for_each_entry(ins, &rbtr_instances, list) {
-			if (&ins->tr == tr) {
-				ret = tr->dead ? -ENODEV : 0;
-				break;
-			}
-		}
+	tr->access = kcalloc(nr_cpu_ids, sizeof(*tr->access), GFP_KERNEL);
+	if (!tr->access)
+		return -ENOMEM;
+	if (rbtr_pid_tr_init(tr)) {
+		kfree(tr->access);
+		tr->access = NULL;
+		return -ENOMEM;
 	}
-	if (!ret)
-		tr->ref++;
-	mutex_unlock(&rbtr_instances_mutex);
-	return ret;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		mutex_init(&tr->access[cpu]);
+	mutex_init(&tr->files_mutex);
+	tr->buffer = buffer;
+	tr->buffer_percent = RBTR_DEFAULT_PERCENT;
+	/* The clock the buffer was made with; NULL if not one of ours. */
+	tr->clock = rbt_buffer_clock(buffer);
+	if (tr->clock)
+		rbt_clock_get(tr->clock);
+	rbtr_snapshot_init(tr);
+	return 0;
 }
 
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_trace_init);
+#endif
+
 /**
- * rbtr_trace_put - undo rbtr_trace_get(), at release
+ * rbtr_trace_exit - undo rbtr_trace_init(); no file of @tr may be open
  * @tr: the tracer
  */
-void rbtr_trace_put(struct rbtr_trace *tr)
+void rbtr_trace_exit(struct rbtr_trace *tr)
 {
-	mutex_lock(&rbtr_instances_mutex);
-	if (!WARN_ON_ONCE(!tr->ref))
-		tr->ref--;
-	mutex_unlock(&rbtr_instances_mutex);
+	rbtr_pid_tr_exit(tr);
+	rbtr_snapshot_exit(tr);
+	if (tr->clock)
+		rbt_clock_put(tr->clock);
+	tr->clock = NULL;
+	kfree(tr->access);
+	tr->access = NULL;
 }
 
-/**
- * rbtr_check_open_tr - rbtr_check_open(), then a hold on @tr
- * @tr: the tracer of the file being opened
- *
- * Return: 0 (a reference taken: rbtr_trace_put() at release), or the
- * refusal of rbtr_check_open() or of rbtr_trace_get().
- */
-int rbtr_check_open_tr(struct rbtr_trace *tr)
-{
-	return rbtr_check_open() ?: rbtr_trace_get(tr);
-}
-
-/**
- * rbtr_open_tr - the open of a tracer's file without one of its own
- * @inode: its inode, i_private its tracer
- * @file: the file
- *
- * Return: 0, the refusal of rbtr_check_open() or of rbtr_trace_get().
- */
-int rbtr_open_tr(struct inode *inode, struct file *file)
-{
-	int ret = rbtr_check_open_tr(rbtr_file_trace(inode));
-
-	return ret ?: simple_open(inode, file);
-}
-
-/**
- * rbtr_open_tr_nonseekable - rbtr_open_tr(), not seekable
- * @inode: its inode, i_private its tracer
- * @file: the file
- *
- * Return: as rbtr_open_tr().
- */
-int rbtr_open_tr_nonseekable(struct inode *inode, struct file *file)
-{
-	int ret = rbtr_check_open_tr(rbtr_file_trace(inode));
-
-	return ret ?: nonseekable_open(inode, file);
-}
-
-/**
- * rbtr_release_tr - the release of rbtr_open_tr()'s files
- * @inode: its inode
- * @file: the file
- *
- * Return: 0.
- */
-int rbtr_release_tr(struct inode *inode, struct file *file)
-{
-	rbtr_trace_put(rbtr_file_trace(inode));
-	return 0;
-}
-
-/*
- * What a seq_file opened by rbtr_single_open_tr() keeps: the object it
- * shows and the tracer it holds. The tracer is kept here because the
- * object (an event's file) may be freed before the release, when its
- * event goes away with a module: the release must not look at it.
- */
-struct rbtr_seq_tr {
-	void			*data;
-	struct rbtr_trace	*tr;
-};
-
-/**
- * rbtr_single_open_tr - single_open() for a file of a tracer's events/
- * @file: the file
- * @tr: the tracer it belongs to, held until rbtr_single_release_tr()
- * @show: as single_open()'s; it finds @data with rbtr_seq_data()
- * @data: what @show shows
- *
- * As tracefs's tracing_open_file_tr(): rmdir of an instance is refused
- * with -EBUSY while one of its events files is open.
- *
- * Return: 0, the refusal of rbtr_check_open() or rbtr_trace_get(), or
- * -ENOMEM.
- */
-int rbtr_single_open_tr(struct file *file, struct rbtr_trace *tr,
-			int (*show)(struct seq_file *, void *), void *data)
-{
-	struct rbtr_seq_tr *st;
-	int ret = rbtr_check_open_tr(tr);
-
-	if (ret)
-		return ret;
-	st = kmalloc(sizeof(*st), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (st) {
-		st->data = data;
-		st->tr = tr;
-		ret = single_open(file, show, st);
-		if (ret)
-			kfree(st);
-	}
-	if (ret)
-		rbtr_trace_put(tr);
-	return ret;
-}
-
-/**
- * rbtr_seq_data - the object a seq_file of rbtr_single_open_tr() shows
- * @m: the seq_file
- *
- * Return: the @data given to rbtr_single_open_tr().
- */
-void *rbtr_seq_data(struct seq_file *m)
-{
-	return ((struct rbtr_seq_tr *)m->private)->data;
-}
-
-/**
- * rbtr_single_release_tr - the release of rbtr_single_open_tr()'s files
- * @inode: its inode
- * @file: the file
- *
- * Return: 0.
- */
-int rbtr_single_release_tr(struct inode *inode, struct file *file)
-{
-	struct rbtr_seq_tr *st = ((struct seq_file *)file->private_data)->private;
-	struct rbtr_trace *tr = st->tr;
-
-	kfree(st);
-	single_release(inode, file);
-	rbtr_trace_put(tr);
-	return 0;
-}
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_trace_exit);
+#endif
 
 /* Undo rbtr_instance_alloc(); no file of it open, its tree removed. */
 static void rbtr_instance_free(struct rbtr_instance *ins)

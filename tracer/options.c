@@ -22,19 +22,6 @@
 #include "stack.h"
 #include "trace.h"
 
-/**
- * rbtr_options_dir - a tracer's options/ directory, made on first use
- * @tr: the tracer
- *
- * Return: the directory, or an ERR_PTR(); removed with the tracer's tree.
- */
-struct dentry *rbtr_options_dir(struct rbtr_trace *tr)
-{
-	if (!tr->options || IS_ERR(tr->options))
-		tr->options = debugfs_create_dir("options", tr->dir);
-	return tr->options;
-}
-
 /*
  * The live buffer's mode. "echo 0 > snapshot" frees a buffer under
  * files_mutex, and a swap (from any context) may make the one loaded

@@ -9,7 +9,6 @@
 struct dentry;
 struct rbtr_trace;
 
-struct dentry *rbtr_options_dir(struct rbtr_trace *tr);
 void rbtr_options_files(struct rbtr_trace *tr);
 
 #endif /* _RBTR_OPTIONS_H */

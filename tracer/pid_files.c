@@ -16,7 +16,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/threads.h>
-#include "options.h"
 #include "pid.h"
 #include "pid_internal.h"
 #include "trace.h"

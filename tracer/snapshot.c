@@ -78,16 +78,15 @@
  * ftrace's pause-on-trace), of snapshot and of snapshot_raw keep what
  * they opened.
  */
-#include <linux/debugfs.h>
+#include <linux/export.h>
 #include <linux/fs.h>
 #include <linux/irq_work.h>
-#include <linux/kstrtox.h>
 #include <linux/lockdep.h>
 #include <linux/log2.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
-#include <linux/uaccess.h>
 #include "event.h"
+#include "persist.h"
 #include "trace.h"
 
 /*
@@ -376,6 +375,63 @@ static int rbtr_snap_slot(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 }
 
 /**
+ * rbtr_reader_open - a file that reads a buffer is being opened
+ * @tr: the tracer
+ * @snapshot: it reads the snapshot, else the live buffer
+ *
+ * The file is bound to the buffer that has the role asked for now, and
+ * keeps reading that one across snapshots (a reader's per-buffer state,
+ * its read pages and iterators, is of that buffer), as ftrace's
+ * iterators do. The buffer is pinned: "echo 0 > snapshot" refuses to
+ * free it with -EBUSY until rbtr_reader_close(). The snapshot is whole
+ * when this returns: the writers still on it since the swap are waited
+ * for, if a grace period has not ended them yet (snapshot.c, the lazy
+ * wait). Sleeps.
+ *
+ * Return: the buffer; NULL for the snapshot when none is allocated
+ * (nothing pinned then, but the reader is counted all the same).
+ */
+struct rbt_buffer *rbtr_reader_open(struct rbtr_trace *tr, bool snapshot)
+{
+	struct rbt_buffer *buffer;
+	unsigned long gp;
+
+	mutex_lock(&tr->files_mutex);
+	tr->readers_open++;
+	/* Under files_mutex a swap may change the roles, never free one. */
+	buffer = snapshot ? rbtr_snapshot_spare(tr, &gp) : READ_ONCE(tr->buffer);
+	if (buffer)
+		tr->snap.pins[rbtr_snap_slot(tr, buffer)]++;
+	mutex_unlock(&tr->files_mutex);
+	/* Pinned: not freed while the writers of before the swap finish. */
+	if (snapshot && buffer)
+		cond_synchronize_rcu(gp);
+	return buffer;
+}
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_reader_open);
+#endif
+
+/**
+ * rbtr_reader_close - it was released (or its open failed)
+ * @tr: the tracer
+ * @buffer: what rbtr_reader_open() returned
+ */
+void rbtr_reader_close(struct rbtr_trace *tr, struct rbt_buffer *buffer)
+{
+	mutex_lock(&tr->files_mutex);
+	tr->readers_open--;
+	if (buffer)
+		tr->snap.pins[rbtr_snap_slot(tr, buffer)]--;
+	mutex_unlock(&tr->files_mutex);
+}
+
+#ifdef RBTRACE_TEST_HOOKS
+EXPORT_SYMBOL_GPL(rbtr_reader_close);
+#endif
+
+/**
  * rbtr_reader_follow - move a consuming reader's pin to the live buffer
  * @tr: the tracer
  * @buffer: the buffer the reader is bound to (rbtr_reader_open())
@@ -494,6 +550,49 @@ static int rbtr_snap_swap_locked(struct rbtr_trace *tr)
 	if (!ret)
 		start_poll_synchronize_rcu();
 	return ret;
+}
+
+/**
+ * rbtr_reset_buffer - empty one CPU's ring of a buffer of @tr, or all
+ * @tr: the tracer
+ * @buffer: its live buffer or its snapshot
+ * @cpu: the CPU or RBT_ALL_CPUS
+ *
+ * Waits for the consuming reader of each CPU to finish its event first.
+ * Every CPU is emptied by one rbt_reset() under all the access locks, so
+ * that the writers are quiesced once for all CPUs (one RCU grace period),
+ * not once per possible CPU. The caller holds @tr->files_mutex, which
+ * also tells lockdep that the access locks taken together are in order.
+ */
+void rbtr_reset_buffer(struct rbtr_trace *tr, struct rbt_buffer *buffer, int cpu)
+{
+	int i;
+
+	lockdep_assert_held(&tr->files_mutex);
+	if (cpu != RBT_ALL_CPUS) {
+		rbtr_access_lock(tr, cpu);
+		rbt_reset_cpu(buffer, cpu);
+		rbtr_access_unlock(tr, cpu);
+		return;
+	}
+	for_each_possible_cpu(i)
+		mutex_lock_nest_lock(&tr->access[i], &tr->files_mutex);
+	rbt_reset(buffer);
+	for_each_possible_cpu(i)
+		mutex_unlock(&tr->access[i]);
+	rbtr_persist_reset(buffer);
+}
+
+/**
+ * rbtr_reset - empty one CPU's live ring, or all, as "echo > trace" does
+ * @tr: the tracer
+ * @cpu: the CPU or RBT_ALL_CPUS
+ *
+ * The caller holds @tr->files_mutex: see rbtr_reset_buffer().
+ */
+void rbtr_reset(struct rbtr_trace *tr, int cpu)
+{
+	rbtr_reset_buffer(tr, READ_ONCE(tr->buffer), cpu);
 }
 
 /**
@@ -719,14 +818,22 @@ void rbtr_snapshot_help(struct seq_file *m, struct rbtr_trace *tr, int cpu)
 		 "#                       is not a '0' or '1')\n");
 }
 
-/*
- * The write of snapshot and per_cpu/cpuN/snapshot, ftrace's values: 0
- * frees (main file only), 1 allocates and swaps (main file only: the
- * ring buffer's API has no swap of one CPU, so the per-CPU file refuses
- * with -EINVAL, as ftrace's does without CONFIG_RING_BUFFER_ALLOW_SWAP),
- * any other number clears the snapshot (of the file's CPU), keeping it.
+/**
+ * rbtr_snap_cmd - a write of snapshot or per_cpu/cpuN/snapshot (snapshot_fs.c)
+ * @tr: the tracer, its files_mutex held
+ * @cpu: the file's CPU or RBT_ALL_CPUS
+ * @val: the number written
+ *
+ * ftrace's values: 0 frees (main file only), 1 allocates and swaps (main
+ * file only: the ring buffer's API has no swap of one CPU, so the per-CPU
+ * file refuses with -EINVAL, as ftrace's does without
+ * CONFIG_RING_BUFFER_ALLOW_SWAP), any other number clears the snapshot
+ * (of the file's CPU), keeping it.
+ *
+ * Return: 0, or the errno of the free, the allocation or the swap
+ * (-EINVAL, -EBUSY, -ENOMEM, ...).
  */
-static int rbtr_snap_cmd(struct rbtr_trace *tr, int cpu, unsigned long val)
+int rbtr_snap_cmd(struct rbtr_trace *tr, int cpu, unsigned long val)
 {
 	lockdep_assert_held(&tr->files_mutex);
 	switch (val) {
@@ -747,89 +854,6 @@ static int rbtr_snap_cmd(struct rbtr_trace *tr, int cpu, unsigned long val)
 			rbtr_reset_buffer(tr, READ_ONCE(tr->snap.spare), cpu);
 		return 0;
 	}
-}
-
-static ssize_t rbtr_snapshot_write(struct file *file, const char __user *ubuf,
-				   size_t cnt, loff_t *ppos)
-{
-	struct inode *inode = file_inode(file);
-	struct rbtr_trace *tr = rbtr_file_trace(inode);
-	unsigned long val;
-	int ret;
-
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
-	if (ret)
-		return ret;
-	mutex_lock(&tr->files_mutex);
-	ret = rbtr_snap_cmd(tr, rbtr_file_cpu(inode), val);
-	mutex_unlock(&tr->files_mutex);
-	if (ret == -EBUSY)
-		pr_warn_ratelimited("rbtrace: snapshot %lu: busy: %s\n", val,
-				    val ? "a trace_pipe_raw is mapped" :
-				    "a reader or a snapshot trigger holds the snapshot");
-	if (ret)
-		return ret;
-	*ppos += cnt;
-	return cnt;
-}
-
-static int rbtr_snapshot_open(struct inode *inode, struct file *file)
-{
-	int ret = rbtr_check_open_tr(rbtr_file_trace(inode));
-
-	if (ret)
-		return ret;
-	/* Not truncated by O_TRUNC ("echo 1 >"): that is trace's reset. */
-	if (file->f_mode & FMODE_READ)
-		ret = rbtr_trace_open_buffer(inode, file, true);
-	if (ret)
-		rbtr_trace_put(rbtr_file_trace(inode));
-	return ret;
-}
-
-/* rbtr_trace_release() drops the open's reference, read or not. */
-static int rbtr_snapshot_release(struct inode *inode, struct file *file)
-{
-	return rbtr_trace_release(inode, file);
-}
-
-static loff_t rbtr_snapshot_llseek(struct file *file, loff_t offset, int whence)
-{
-	if (file->f_mode & FMODE_READ)
-		return seq_lseek(file, offset, whence);
-	file->f_pos = 0;
-	return 0;
-}
-
-static const struct file_operations rbtr_snapshot_fops = {
-	.owner		= THIS_MODULE,
-	.open		= rbtr_snapshot_open,
-	.read		= seq_read,
-	.write		= rbtr_snapshot_write,
-	.llseek		= rbtr_snapshot_llseek,
-	.release	= rbtr_snapshot_release,
-};
-
-/**
- * rbtr_snapshot_files - the tracer's snapshot file
- * @tr: the tracer, its directory made
- */
-void rbtr_snapshot_files(struct rbtr_trace *tr)
-{
-	rbtr_create_cpu_file("snapshot", 0600, tr->dir, tr, RBT_ALL_CPUS,
-			     &rbtr_snapshot_fops);
-}
-
-/**
- * rbtr_snapshot_cpu_files - per_cpu/cpuN/snapshot and snapshot_raw
- * @tr: the tracer
- * @dir: per_cpu/cpuN
- * @cpu: N
- */
-void rbtr_snapshot_cpu_files(struct rbtr_trace *tr, struct dentry *dir, int cpu)
-{
-	rbtr_create_cpu_file("snapshot", 0600, dir, tr, cpu, &rbtr_snapshot_fops);
-	rbtr_create_cpu_file("snapshot_raw", 0400, dir, tr, cpu, &rbtr_snapshot_raw_fops);
 }
 
 /**

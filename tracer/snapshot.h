@@ -64,6 +64,8 @@ void rbtr_snapshot_init(struct rbtr_trace *tr);
 void rbtr_snapshot_exit(struct rbtr_trace *tr);
 
 /* For the files that change what applies to both buffers (snapshot.c) */
+void rbtr_reset(struct rbtr_trace *tr, int cpu);
+void rbtr_reset_buffer(struct rbtr_trace *tr, struct rbt_buffer *buffer, int cpu);
 int rbtr_buffers_resize(struct rbtr_trace *tr, unsigned long size, int cpu);
 int rbtr_buffers_set_subbuf_order(struct rbtr_trace *tr, unsigned int order);
 int rbtr_buffers_set_clock(struct rbtr_trace *tr, u64 (*clock)(void));
@@ -74,6 +76,10 @@ void rbtr_unpause(struct rbtr_trace *tr);
 int rbtr_snapshot_map_get(struct rbtr_trace *tr);
 void rbtr_snapshot_map_put(struct rbtr_trace *tr);
 
+/* A reader binds to one buffer at open, pinned. */
+struct rbt_buffer *rbtr_reader_open(struct rbtr_trace *tr, bool snapshot);
+void rbtr_reader_close(struct rbtr_trace *tr, struct rbt_buffer *buffer);
+
 /* Consuming readers of the live buffer follow it across swaps. */
 struct rbt_buffer *rbtr_reader_follow(struct rbtr_trace *tr, struct rbt_buffer *buffer);
 void rbtr_reader_pin(struct rbtr_trace *tr, struct rbt_buffer *buffer);
@@ -83,6 +89,7 @@ void rbtr_reader_poll_pin(struct rbtr_trace *tr, struct rbt_buffer *buffer,
 void rbtr_reader_poll_unpin(struct rbtr_trace *tr, unsigned int polled);
 
 void rbtr_snapshot_help(struct seq_file *m, struct rbtr_trace *tr, int cpu);
+int rbtr_snap_cmd(struct rbtr_trace *tr, int cpu, unsigned long val);
 void rbtr_snapshot_files(struct rbtr_trace *tr);
 void rbtr_snapshot_cpu_files(struct rbtr_trace *tr, struct dentry *dir, int cpu);
 

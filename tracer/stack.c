@@ -33,7 +33,6 @@
 #include <rbtrace/rbtrace.h>
 #include "event.h"
 #include "pid.h"
-#include "options.h"
 #include "stack.h"
 #include "trace.h"
 

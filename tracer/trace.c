@@ -3,23 +3,20 @@
  * rbtrace's tracer state: one struct rbtr_trace per tracer, holding its
  * buffer, its clock, its readers count and the locks its files share.
  * The files (control.c, output.c, pipe_raw.c, ...) reach it through
- * their inode's i_private, as tracefs's files reach their trace_array.
+ * their inode's i_private, as tracefs's files reach their trace_array,
+ * and hold a reference on it while open (rbtr_trace_get(), against the
+ * list of instance.c's tracers, as ftrace's trace_array_get()).
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
-#include <linux/lockdep.h>
+#include <linux/list.h>
 #include <linux/moduleparam.h>
-#include <linux/rcupdate.h>
+#include <linux/mutex.h>
 #include <linux/security.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
-#include "persist.h"
-#include "pid.h"
 #include "trace.h"
-
-/* ftrace's default watermark for splice and poll of trace_pipe_raw */
-#define RBTR_DEFAULT_PERCENT	50
 
 struct rbtr_trace rbtr_global_trace;
 
@@ -98,6 +95,200 @@ int rbtr_open_nonseekable(struct inode *inode, struct file *file)
 	return ret ?: nonseekable_open(inode, file);
 }
 
+/*
+ * The instances, their references (tr->ref, tr->dead) and the list, as
+ * ftrace's trace_types_lock. Taken before the directories' inode locks
+ * (mkdir and rmdir drop the VFS's first); never held across the removal
+ * of files, which waits for the opens in flight of debugfs's proxied
+ * files, and those wait for it in rbtr_trace_get().
+ */
+DEFINE_MUTEX(rbtr_instances_mutex);
+LIST_HEAD(rbtr_instances);
+
+/**
+ * rbtr_trace_get - a file of @tr is being opened: take a reference
+ * @tr: its inode's i_private, maybe an instance removed since
+ *
+ * @tr is compared with the live tracers' addresses before it is used:
+ * a removed one is not dereferenced.
+ *
+ * Return: 0, or -ENODEV when @tr is being removed or is gone.
+ */
+int rbtr_trace_get(struct rbtr_trace *tr)
+{
+	struct rbtr_instance *ins;
+	int ret = -ENODEV;
+
+	mutex_lock(&rbtr_instances_mutex);
+	if (tr == &rbtr_global_trace) {
+		ret = 0;
+	} else {
+		list_for_each_entry(ins, &rbtr_instances, list) {
+			if (&ins->tr == tr) {
+				ret = tr->dead ? -ENODEV : 0;
+				break;
+			}
+		}
+	}
+	if (!ret)
+		tr->ref++;
+	mutex_unlock(&rbtr_instances_mutex);
+	return ret;
+}
+
+/**
+ * rbtr_trace_put - undo rbtr_trace_get(), at release
+ * @tr: the tracer
+ */
+void rbtr_trace_put(struct rbtr_trace *tr)
+{
+	mutex_lock(&rbtr_instances_mutex);
+	if (!WARN_ON_ONCE(!tr->ref))
+		tr->ref--;
+	mutex_unlock(&rbtr_instances_mutex);
+}
+
+/**
+ * rbtr_check_open_tr - rbtr_check_open(), then a hold on @tr
+ * @tr: the tracer of the file being opened
+ *
+ * Return: 0 (a reference taken: rbtr_trace_put() at release), or the
+ * refusal of rbtr_check_open() or of rbtr_trace_get().
+ */
+int rbtr_check_open_tr(struct rbtr_trace *tr)
+{
+	return rbtr_check_open() ?: rbtr_trace_get(tr);
+}
+
+/**
+ * rbtr_open_tr - the open of a tracer's file without one of its own
+ * @inode: its inode, i_private its tracer
+ * @file: the file
+ *
+ * Return: 0, the refusal of rbtr_check_open() or of rbtr_trace_get().
+ */
+int rbtr_open_tr(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open_tr(rbtr_file_trace(inode));
+
+	return ret ?: simple_open(inode, file);
+}
+
+/**
+ * rbtr_open_tr_nonseekable - rbtr_open_tr(), not seekable
+ * @inode: its inode, i_private its tracer
+ * @file: the file
+ *
+ * Return: as rbtr_open_tr().
+ */
+int rbtr_open_tr_nonseekable(struct inode *inode, struct file *file)
+{
+	int ret = rbtr_check_open_tr(rbtr_file_trace(inode));
+
+	return ret ?: nonseekable_open(inode, file);
+}
+
+/**
+ * rbtr_release_tr - the release of rbtr_open_tr()'s files
+ * @inode: its inode
+ * @file: the file
+ *
+ * Return: 0.
+ */
+int rbtr_release_tr(struct inode *inode, struct file *file)
+{
+	rbtr_trace_put(rbtr_file_trace(inode));
+	return 0;
+}
+
+/*
+ * What a seq_file opened by rbtr_single_open_tr() keeps: the object it
+ * shows and the tracer it holds. The tracer is kept here because the
+ * object (an event's file) may be freed before the release, when its
+ * event goes away with a module: the release must not look at it.
+ */
+struct rbtr_seq_tr {
+	void			*data;
+	struct rbtr_trace	*tr;
+};
+
+/**
+ * rbtr_single_open_tr - single_open() for a file of a tracer's events/
+ * @file: the file
+ * @tr: the tracer it belongs to, held until rbtr_single_release_tr()
+ * @show: as single_open()'s; it finds @data with rbtr_seq_data()
+ * @data: what @show shows
+ *
+ * As tracefs's tracing_open_file_tr(): rmdir of an instance is refused
+ * with -EBUSY while one of its events files is open.
+ *
+ * Return: 0, the refusal of rbtr_check_open() or rbtr_trace_get(), or
+ * -ENOMEM.
+ */
+int rbtr_single_open_tr(struct file *file, struct rbtr_trace *tr,
+			int (*show)(struct seq_file *, void *), void *data)
+{
+	struct rbtr_seq_tr *st;
+	int ret = rbtr_check_open_tr(tr);
+
+	if (ret)
+		return ret;
+	st = kmalloc(sizeof(*st), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (st) {
+		st->data = data;
+		st->tr = tr;
+		ret = single_open(file, show, st);
+		if (ret)
+			kfree(st);
+	}
+	if (ret)
+		rbtr_trace_put(tr);
+	return ret;
+}
+
+/**
+ * rbtr_seq_data - the object a seq_file of rbtr_single_open_tr() shows
+ * @m: the seq_file
+ *
+ * Return: the @data given to rbtr_single_open_tr().
+ */
+void *rbtr_seq_data(struct seq_file *m)
+{
+	return ((struct rbtr_seq_tr *)m->private)->data;
+}
+
+/**
+ * rbtr_single_release_tr - the release of rbtr_single_open_tr()'s files
+ * @inode: its inode
+ * @file: the file
+ *
+ * Return: 0.
+ */
+int rbtr_single_release_tr(struct inode *inode, struct file *file)
+{
+	struct rbtr_seq_tr *st = ((struct seq_file *)file->private_data)->private;
+	struct rbtr_trace *tr = st->tr;
+
+	kfree(st);
+	single_release(inode, file);
+	rbtr_trace_put(tr);
+	return 0;
+}
+
+/**
+ * rbtr_options_dir - a tracer's options/ directory, made on first use
+ * @tr: the tracer
+ *
+ * Return: the directory, or an ERR_PTR(); removed with the tracer's tree.
+ */
+struct dentry *rbtr_options_dir(struct rbtr_trace *tr)
+{
+	if (!tr->options || IS_ERR(tr->options))
+		tr->options = debugfs_create_dir("options", tr->dir);
+	return tr->options;
+}
+
 /**
  * rbtr_create_cpu_file - a file of one CPU (or of all) in a tracer's tree
  * @name: its name
@@ -164,12 +355,6 @@ void rbtr_access_unlock(struct rbtr_trace *tr, int cpu)
 	mutex_unlock(&tr->access[cpu]);
 }
 
-/* The slot of rbtr_snap.bufs holding @buffer. */
-static int rbtr_buf_slot(struct rbtr_trace *tr, struct rbt_buffer *buffer)
-{
-	return tr->snap.bufs[1] == buffer;
-}
-
 #ifdef RBTRACE_TEST_HOOKS
 /*
  * Test builds: the files that use the live buffer briefly, without a
@@ -204,106 +389,6 @@ void rbtr_test_live_use_delay(void)
 #endif
 
 /**
- * rbtr_reader_open - a file that reads a buffer is being opened
- * @tr: the tracer
- * @snapshot: it reads the snapshot, else the live buffer
- *
- * The file is bound to the buffer that has the role asked for now, and
- * keeps reading that one across snapshots (a reader's per-buffer state,
- * its read pages and iterators, is of that buffer), as ftrace's
- * iterators do. The buffer is pinned: "echo 0 > snapshot" refuses to
- * free it with -EBUSY until rbtr_reader_close(). The snapshot is whole
- * when this returns: the writers still on it since the swap are waited
- * for, if a grace period has not ended them yet (snapshot.c, the lazy
- * wait). Sleeps.
- *
- * Return: the buffer; NULL for the snapshot when none is allocated
- * (nothing pinned then, but the reader is counted all the same).
- */
-struct rbt_buffer *rbtr_reader_open(struct rbtr_trace *tr, bool snapshot)
-{
-	struct rbt_buffer *buffer;
-	unsigned long gp;
-
-	mutex_lock(&tr->files_mutex);
-	tr->readers_open++;
-	/* Under files_mutex a swap may change the roles, never free one. */
-	buffer = snapshot ? rbtr_snapshot_spare(tr, &gp) : READ_ONCE(tr->buffer);
-	if (buffer)
-		tr->snap.pins[rbtr_buf_slot(tr, buffer)]++;
-	mutex_unlock(&tr->files_mutex);
-	/* Pinned: not freed while the writers of before the swap finish. */
-	if (snapshot && buffer)
-		cond_synchronize_rcu(gp);
-	return buffer;
-}
-
-#ifdef RBTRACE_TEST_HOOKS
-EXPORT_SYMBOL_GPL(rbtr_reader_open);
-#endif
-
-/**
- * rbtr_reader_close - it was released (or its open failed)
- * @tr: the tracer
- * @buffer: what rbtr_reader_open() returned
- */
-void rbtr_reader_close(struct rbtr_trace *tr, struct rbt_buffer *buffer)
-{
-	mutex_lock(&tr->files_mutex);
-	tr->readers_open--;
-	if (buffer)
-		tr->snap.pins[rbtr_buf_slot(tr, buffer)]--;
-	mutex_unlock(&tr->files_mutex);
-}
-
-#ifdef RBTRACE_TEST_HOOKS
-EXPORT_SYMBOL_GPL(rbtr_reader_close);
-#endif
-
-/**
- * rbtr_reset_buffer - empty one CPU's ring of a buffer of @tr, or all
- * @tr: the tracer
- * @buffer: its live buffer or its snapshot
- * @cpu: the CPU or RBT_ALL_CPUS
- *
- * Waits for the consuming reader of each CPU to finish its event first.
- * Every CPU is emptied by one rbt_reset() under all the access locks, so
- * that the writers are quiesced once for all CPUs (one RCU grace period),
- * not once per possible CPU. The caller holds @tr->files_mutex, which
- * also tells lockdep that the access locks taken together are in order.
- */
-void rbtr_reset_buffer(struct rbtr_trace *tr, struct rbt_buffer *buffer, int cpu)
-{
-	int i;
-
-	lockdep_assert_held(&tr->files_mutex);
-	if (cpu != RBT_ALL_CPUS) {
-		rbtr_access_lock(tr, cpu);
-		rbt_reset_cpu(buffer, cpu);
-		rbtr_access_unlock(tr, cpu);
-		return;
-	}
-	for_each_possible_cpu(i)
-		mutex_lock_nest_lock(&tr->access[i], &tr->files_mutex);
-	rbt_reset(buffer);
-	for_each_possible_cpu(i)
-		mutex_unlock(&tr->access[i]);
-	rbtr_persist_reset(buffer);
-}
-
-/**
- * rbtr_reset - empty one CPU's live ring, or all, as "echo > trace" does
- * @tr: the tracer
- * @cpu: the CPU or RBT_ALL_CPUS
- *
- * The caller holds @tr->files_mutex: see rbtr_reset_buffer().
- */
-void rbtr_reset(struct rbtr_trace *tr, int cpu)
-{
-	rbtr_reset_buffer(tr, READ_ONCE(tr->buffer), cpu);
-}
-
-/**
  * rbtr_clock_in_ns - does the tracer's clock count nanoseconds?
  * @tr: the tracer
  *
@@ -330,44 +415,6 @@ const char *rbtr_clock_name(struct rbtr_trace *tr)
 }
 
 /**
- * rbtr_set_clock - switch the tracer's clock; empties its buffer
- * @tr: the tracer
- * @name: a name of trace_clock
- *
- * Stamps of two clocks do not mix, so the buffer is reset, and the
- * snapshot too, as ftrace's tracing_set_clock() does.
- *
- * Return: 0, or -EINVAL for an unknown clock.
- */
-int rbtr_set_clock(struct rbtr_trace *tr, const char *name)
-{
-	const struct rbt_clock *clock = rbt_clock_find(name), *old;
-	int ret;
-
-	if (!clock)
-		return -EINVAL;
-	mutex_lock(&tr->files_mutex);
-	ret = rbt_clock_get(clock);
-	if (ret)
-		goto out;
-	ret = rbtr_buffers_set_clock(tr, clock->read);
-	if (ret) {
-		rbt_clock_put(clock);
-		goto out;
-	}
-	old = tr->clock;
-	WRITE_ONCE(tr->clock, clock);
-	rbtr_reset(tr, RBT_ALL_CPUS);
-	if (tr->snap.spare)
-		rbtr_reset_buffer(tr, tr->snap.spare, RBT_ALL_CPUS);
-	if (old)
-		rbt_clock_put(old);
-out:
-	mutex_unlock(&tr->files_mutex);
-	return ret;
-}
-
-/**
  * rbtr_print_ts - a time stamp as ftrace's trace_print_time() shows it
  * @tr: the tracer whose clock made it
  * @s: where to print
@@ -386,61 +433,6 @@ void rbtr_print_ts(struct rbtr_trace *tr, struct seq_buf *s, u64 ts)
 	usecs = div_u64_rem(usecs, USEC_PER_SEC, &rem);
 	seq_buf_printf(s, " %5llu.%06u", usecs, rem);
 }
-
-/**
- * rbtr_trace_init - make @tr the tracer of @buffer
- * @tr: the tracer, zeroed
- * @buffer: its buffer
- *
- * Return: 0 or -ENOMEM; nothing is left behind on failure.
- */
-int rbtr_trace_init(struct rbtr_trace *tr, struct rbt_buffer *buffer)
-{
-	int cpu;
-
-	tr->access = kcalloc(nr_cpu_ids, sizeof(*tr->access), GFP_KERNEL);
-	if (!tr->access)
-		return -ENOMEM;
-	if (rbtr_pid_tr_init(tr)) {
-		kfree(tr->access);
-		tr->access = NULL;
-		return -ENOMEM;
-	}
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		mutex_init(&tr->access[cpu]);
-	mutex_init(&tr->files_mutex);
-	tr->buffer = buffer;
-	tr->buffer_percent = RBTR_DEFAULT_PERCENT;
-	/* The clock the buffer was made with; NULL if not one of ours. */
-	tr->clock = rbt_buffer_clock(buffer);
-	if (tr->clock)
-		rbt_clock_get(tr->clock);
-	rbtr_snapshot_init(tr);
-	return 0;
-}
-
-#ifdef RBTRACE_TEST_HOOKS
-EXPORT_SYMBOL_GPL(rbtr_trace_init);
-#endif
-
-/**
- * rbtr_trace_exit - undo rbtr_trace_init(); no file of @tr may be open
- * @tr: the tracer
- */
-void rbtr_trace_exit(struct rbtr_trace *tr)
-{
-	rbtr_pid_tr_exit(tr);
-	rbtr_snapshot_exit(tr);
-	if (tr->clock)
-		rbt_clock_put(tr->clock);
-	tr->clock = NULL;
-	kfree(tr->access);
-	tr->access = NULL;
-}
-
-#ifdef RBTRACE_TEST_HOOKS
-EXPORT_SYMBOL_GPL(rbtr_trace_exit);
-#endif
 
 /**
  * rbtr_single_release_rw - release a file that is a seq_file only when read

@@ -10,6 +10,7 @@
 
 #include <linux/cpumask.h>
 #include <linux/fs.h>
+#include <linux/list.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
@@ -99,6 +100,7 @@ static inline int rbtr_file_cpu(struct inode *inode)
 	return v ? v - 1 : RBT_ALL_CPUS;
 }
 
+struct dentry *rbtr_options_dir(struct rbtr_trace *tr);
 struct dentry *rbtr_create_cpu_file(const char *name, umode_t mode,
 				    struct dentry *parent,
 				    struct rbtr_trace *tr, int cpu,
@@ -120,7 +122,7 @@ int rbtr_open_nonseekable(struct inode *inode, struct file *file);
 /*
  * A file of a tracer (its inode's i_private is a struct rbtr_trace)
  * holds a reference on it while open: rbtr_trace_get() at open (after
- * rbtr_check_open()), rbtr_trace_put() at release (instance.c). The
+ * rbtr_check_open()), rbtr_trace_put() at release (trace.c). The
  * files without an open of their own use rbtr_open_tr() and
  * rbtr_release_tr().
  */
@@ -136,6 +138,22 @@ void *rbtr_seq_data(struct seq_file *m);
 int rbtr_single_release_tr(struct inode *inode, struct file *file);
 
 /* Instances: instances/NAME, a tracer of its own (instance.c) */
+/**
+ * struct rbtr_instance - instances/NAME
+ * @tr: its tracer; its @tr.dir is instances/NAME
+ * @list: in rbtr_instances
+ * @name: NAME
+ */
+struct rbtr_instance {
+	struct rbtr_trace	tr;
+	struct list_head	list;
+	char			*name;
+};
+
+/* The instances' list and its mutex (trace.c: rbtr_trace_get() reads them) */
+extern struct mutex rbtr_instances_mutex;
+extern struct list_head rbtr_instances;
+
 void rbtr_instances_defaults(unsigned long size, unsigned int flags,
 			     unsigned int subbuf_order);
 int rbtr_instances_init(struct dentry *parent, int (*files)(struct rbtr_trace *tr));
@@ -161,10 +179,6 @@ static const struct file_operations __name ## _fops = {		\
 ssize_t rbtr_read_u64(char __user *ubuf, size_t cnt, loff_t *ppos, u64 val);
 void rbtr_access_lock(struct rbtr_trace *tr, int cpu);
 void rbtr_access_unlock(struct rbtr_trace *tr, int cpu);
-void rbtr_reset(struct rbtr_trace *tr, int cpu);
-void rbtr_reset_buffer(struct rbtr_trace *tr, struct rbt_buffer *buffer, int cpu);
-struct rbt_buffer *rbtr_reader_open(struct rbtr_trace *tr, bool snapshot);
-void rbtr_reader_close(struct rbtr_trace *tr, struct rbt_buffer *buffer);
 
 /**
  * rbtr_live_buffer - the buffer a writer records its next event into
@@ -216,7 +230,6 @@ void rbtr_set_traced_cpus(struct rbtr_trace *tr, const struct cpumask *mask);
 void rbtr_get_traced_cpus(struct rbtr_trace *tr, struct cpumask *mask);
 
 /* Clock and wake-up settings (trace.c) */
-int rbtr_set_clock(struct rbtr_trace *tr, const char *name);
 bool rbtr_clock_in_ns(struct rbtr_trace *tr);
 const char *rbtr_clock_name(struct rbtr_trace *tr);
 void rbtr_print_ts(struct rbtr_trace *tr, struct seq_buf *s, u64 ts);
