@@ -117,6 +117,9 @@ unsigned int rbtr_kev_len(const struct rbtr_kevent *kev, const void *rec, unsign
 /* kevents_route.c: the route of an event, asked once before it is registered */
 const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev);
 
+/* kevents_syscalls.c: the syscalls events' route, or NULL */
+const struct rbtr_kev_route *rbtr_ksys_route(struct rbtr_kevent *kev);
+
 /* kevents.c: called by tp_attach.c at load and unload */
 int rbtr_kevents_load(void);
 unsigned short rbtr_kevents_id(const char *system, const char *name);
