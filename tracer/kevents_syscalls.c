@@ -45,12 +45,13 @@
  * as many as the syscall has) or long ret (exit:
  * syscall_get_return_value(), not the tracepoint's argument, as
  * ftrace); the four bytes of padding after nr, which ftrace leaves as
- * the buffer had them, are zero. Its context is ftrace's: read with
- * the probe's own preemption level off and the tracepoint's left out
- * (tracing_gen_ctx_dec() under the guard), so that common_preempt_count
- * reads as ftrace's (1 where the tracepoint disabled preemption, as on
+ * the buffer had them, are zero. Its context is ftrace's: read under
+ * the probe's own preemption level, less one (tracing_gen_ctx_dec()
+ * under the guard), so that common_preempt_count reads as ftrace's
+ * (1 where the tracepoint disabled preemption too, as on
  * 6.1 and 6.12, whose ftrace_syscall_enter() has the guard: stable
- * 6.1.12x and 6.12.5 on).
+ * 6.1.120 and 6.12.5 on; the module of a kernel before those writes one
+ * more than its ftrace).
  *
  * Locking: attach and detach run under kevents.c's mutex (and the
  * registry's), which serialises the slots and the probes' counts. The
