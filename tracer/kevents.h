@@ -150,6 +150,9 @@ bool rbtr_kev_text(struct seq_buf *s, const struct rbtr_kevent *kev, const void 
 /* kevents_route.c: the route of an event, asked once before it is registered */
 const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev);
 
+/* kevents_syscalls.c: the syscalls events' route, or NULL */
+const struct rbtr_kev_route *rbtr_ksys_route(struct rbtr_kevent *kev);
+
 /* kevents.c: called by tp_attach.c at load and unload */
 int rbtr_kevents_load(void);
 unsigned short rbtr_kevents_id(const char *system, const char *name);

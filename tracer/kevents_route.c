@@ -18,5 +18,10 @@
  */
 const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev)
 {
+	const struct rbtr_kev_route *route;
+
+	route = rbtr_ksys_route(kev);
+	if (route)
+		return route;
 	return NULL;
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rbtrace tracepoint events: what the probes (tp_probes.c) and their
- * attachment (tp_attach.c) share, and nothing else uses: the table of
- * probes, the duration filter's events, and whose tracer a probe
- * records for.
+ * rbtrace tracepoint events: what the probes (tp_probes.c), their
+ * attachment (tp_attach.c) and the syscalls events' probes
+ * (kevents_syscalls.c) share, and nothing else uses: the table of
+ * probes, the duration filter's events, whose tracer a probe records
+ * for, and how a probe reserves and commits a record.
  */
 #ifndef _RBTR_TP_INTERNAL_H
 #define _RBTR_TP_INTERNAL_H
@@ -14,6 +15,7 @@
 #include "tp_format.h"
 #include "trace.h"
 
+struct rbt_buffer;
 struct tracepoint;
 
 /**
@@ -52,6 +54,51 @@ static __always_inline struct rbtr_trace *rbtr_tp_tr(void *data)
 static __always_inline bool rbtr_dur_on(void *data)
 {
 	return rbtr_tp_tr(data) == &rbtr_global_trace;
+}
+
+/* The context of the traced code (rbtr_ctx_tp()). */
+static __always_inline unsigned int rbtr_tp_ctx(void)
+{
+	return rbtr_ctx_tp(rbtr_trace_ctx());
+}
+
+/*
+ * A probe is registered once per tracer that has its event enabled, with
+ * the event's file in that tracer as its data (rbtr_tp_reg()): the
+ * tracepoint calls each; with one tracer, its static call goes straight
+ * to the one probe.
+ *
+ * The live buffer of the file's tracer is read once per record, into
+ * *@buf, and the commit goes to that buffer: a snapshot may swap the live
+ * one in between (snapshot.c). Probes run with preemption disabled from
+ * here to the commit, which keeps the buffer from being freed under them,
+ * and the file (freed after tracepoint_synchronize_unregister()).
+ *
+ * The condition word is tested once here: without a bit that matters
+ * before the record (the common case), rbtr_event_reserve_plain() tests
+ * none; with one, rbtr_event_reserve_fast() looks. An event whose filter
+ * is one number compare (RBTR_EVC_FAST) is written there without its
+ * header into a scratch slot, tested at the commit and only then given
+ * its context: a rejected hit costs neither the context nor the
+ * reservation.
+ */
+static __always_inline void *rbtr_tp_reserve(struct rbt_buffer **buf,
+					     struct rbtr_event_file *file,
+					     unsigned int size)
+{
+	unsigned long cond = READ_ONCE(file->cond);
+
+	*buf = rbtr_live_buffer(file->tr);
+	if (unlikely(cond & RBTR_EVC_AT_RESERVE_ALL))
+		return rbtr_event_reserve_fast(*buf, file, size);
+	return rbtr_event_reserve_plain(*buf, file, size, rbtr_tp_ctx());
+}
+
+static __always_inline void rbtr_tp_commit(struct rbt_buffer *buf,
+					   struct rbtr_event_file *file, void *rec,
+					   unsigned int size)
+{
+	rbtr_event_commit(buf, file, rec, size);
 }
 
 #endif /* _RBTR_TP_INTERNAL_H */
