@@ -14,6 +14,10 @@
 
 struct module;
 struct perf_event;
+struct rbtr_kn_event;
+struct seq_file;
+struct dentry;
+struct tracepoint;
 struct vfsmount;
 
 /* __data_loc / __rel_loc fields whose data give a record's length. */
@@ -68,6 +72,8 @@ struct rbtr_kev_route {
  *         handler under sched-RCU; NULL while enabled nowhere
  * @route: how it records when not through perf (NULL: perf's counters,
  *         @pe); set once before it is registered (rbtr_kev_route_find())
+ * @kn: the native route's compiled event (kevents_route.c), or NULL
+ * @kn_tp: the native route's tracepoint, the core kernel's
  * @registered: in the registry
  * @was_enabled: enabled once: its records may be in the buffers
  *
@@ -88,6 +94,8 @@ struct rbtr_kevent {
 	struct list_head	on;
 	struct rbtr_file_set __rcu *files;
 	const struct rbtr_kev_route *route;
+	const struct rbtr_kn_event *kn;
+	struct tracepoint	*kn_tp;
 	bool			registered;
 	bool			was_enabled;
 };
@@ -116,12 +124,15 @@ unsigned int rbtr_kev_len(const struct rbtr_kevent *kev, const void *rec, unsign
 
 /* kevents_route.c: the route of an event, asked once before it is registered */
 const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev);
+void rbtr_kev_route_report(unsigned int native, unsigned int all);
 
 /* kevents.c: called by tp_attach.c at load and unload */
 int rbtr_kevents_load(void);
 unsigned short rbtr_kevents_id(const char *system, const char *name);
 int rbtr_kevents_register(void);
 void rbtr_kevents_exit(void);
+/* kevents.c: event_routes, each kernel event's route (tree.c) */
+void rbtr_kevents_files(struct dentry *top);
 
 /* kevents.c: for kevents_mod.c, under its mutex, once registered */
 int rbtr_kevents_add(struct rbtr_kevent *kev);
