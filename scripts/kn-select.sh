@@ -54,7 +54,7 @@ stale() { # RES FILE...: RES missing or older than one of FILE
 }
 
 ids=() targets=() probe=()
-for h in $(grep -l '^#define TRACE_SYSTEM\b' "$ksrc"/include/trace/events/*.h | sort); do
+while read -r h; do
 	base=$(basename "$h" .h)
 	id=$(echo "$base" | tr -c 'A-Za-z0-9_\n' '_')
 	ids+=("$id")
@@ -78,7 +78,7 @@ for h in $(grep -l '^#define TRACE_SYSTEM\b' "$ksrc"/include/trace/events/*.h | 
 		probe+=("$id")
 		targets+=("kn/$id.o")
 	fi
-done
+done < <(grep -l '^#define TRACE_SYSTEM\b' "$ksrc"/include/trace/events/*.h | sort)
 
 log=$kn/probe.log
 : >"$log"
