@@ -3,8 +3,10 @@
  * rbtrace's stage over the kernel's event headers: one compile unit per
  * header of include/trace/events/ (kn/<header>.c in the build directory,
  * written by scripts/kn-select.sh) defines RBTR_KN_HEADER (the header,
- * <trace/events/<header>.h>) and RBTR_KN_SYM (the name of its struct
- * rbtr_kn_system) and includes this file, which reads the header again
+ * <trace/events/<header>.h>), RBTR_KN_SYSTEM (its TRACE_SYSTEM, as a
+ * string: a header may define it only for CREATE_TRACE_POINTS) and
+ * RBTR_KN_SYM (the name of its struct rbtr_kn_system) and includes
+ * this file, which reads the header again
  * and again as the kernel's include/trace/trace_events.h does, with the
  * stage macros of the kernel built against (include/trace/stages/), and
  * as include/trace/perf.h adds a consumer of its own:
@@ -318,6 +320,6 @@ static const struct rbtr_kn_event *rbtr_kn_find(const char *want)
 
 extern const struct rbtr_kn_system RBTR_KN_SYM;
 const struct rbtr_kn_system RBTR_KN_SYM = {
-	.system	= __stringify(TRACE_SYSTEM),
+	.system	= RBTR_KN_SYSTEM,
 	.find	= rbtr_kn_find,
 };
