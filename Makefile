@@ -32,10 +32,25 @@ kdir:
 
 module tests samples clean install: kdir
 
-module:
+# The kernel's event headers compiled into native probes, per header and
+# per kernel (scripts/kn-select.sh): chosen again when the stage, the
+# headers it includes of rbtrace, the kernel's exports or its list of
+# event headers change; kbuild rebuilds a kept unit whose includes change.
+KN_SRC := $(or $(patsubst %/Makefile,%,$(lastword $(shell sed -n 's/^include //p' $(KDIR)/Makefile 2>/dev/null))),$(KDIR))
+KN_DEPS := $(addprefix $(TOP)/tracer/,kn_stage.h kn.h event.h kevents.h trace.h) \
+	   $(TOP)/scripts/kn-select.sh $(wildcard $(KDIR)/Module.symvers) \
+	   $(wildcard $(KN_SRC)/include/trace/events)
+KN_ARGS := W=$(W)
+
+$(TOP)/kn/selected.mk: $(KN_DEPS)
+	$(TOP)/scripts/kn-select.sh $(KDIR) $(TOP) $(KN_ARGS)
+
+module: $(TOP)/kn/selected.mk
 	$(MAKE) -C $(KDIR) M=$(TOP) W=$(W) modules
 
-tests:
+# The unit's compile command is rbtrace.o's: the test hooks' flag too.
+tests: KN_ARGS += RBT_HOOKS=1
+tests: $(TOP)/kn/selected.mk
 	$(MAKE) -C $(KDIR) M=$(TOP) W=$(W) RBT_HOOKS=1 modules
 	$(MAKE) -C $(KDIR) M=$(TOP)/tests/kunit W=$(W) \
 		KBUILD_EXTRA_SYMBOLS=$(TOP)/Module.symvers modules
@@ -65,6 +80,7 @@ install: module
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(TOP) clean
+	rm -rf $(TOP)/kn
 	$(MAKE) -C $(KDIR) M=$(TOP)/tests/kunit clean
 	$(MAKE) -C $(KDIR) M=$(TOP)/tests/tpmod clean
 

@@ -26,7 +26,7 @@ allow_warnings=0
 # changed); rsync --delete leaves excluded names alone.
 RSYNC_EXCLUDES=(--exclude=.git --exclude='*.o' --exclude='*.ko' --exclude='*.mod'
 	--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' --exclude=Module.symvers
-	--exclude=modules.order --exclude='.tmp*' --exclude=build.log)
+	--exclude=modules.order --exclude='.tmp*' --exclude=build.log --exclude=/kn/)
 
 main() {
 	local kdir dir tag target rc=0

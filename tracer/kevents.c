@@ -53,10 +53,12 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
@@ -524,6 +526,7 @@ unsigned short rbtr_kevents_id(const char *system, const char *name)
 int rbtr_kevents_register(void)
 {
 	struct rbtr_kevent *kev, *tmp;
+	unsigned int native = 0, all = 0;
 	int ret;
 
 	ret = rbtr_kev_text_init();
@@ -543,7 +546,10 @@ int rbtr_kevents_register(void)
 		if (ret)
 			goto fail;
 		kev->registered = true;
+		all++;
+		native += !!kev->route;
 	}
+	rbtr_kev_route_report(native, all);
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "rbtrace/kevents:online",
 					rbtr_kev_cpu_online, NULL);
 	if (ret < 0)
@@ -655,4 +661,39 @@ void rbtr_kevents_remove(struct rbtr_kevent *kev, struct list_head *gone)
 		rbtr_event_unregister(&kev->type);
 	kev->registered = false;
 	list_move_tail(&kev->node, gone);
+}
+
+/* ---- event_routes ---------------------------------------------------------- */
+
+static int rbtr_kev_route_show(struct rbtr_event_type *type, void *data)
+{
+	struct rbtr_kevent *kev = container_of(type, struct rbtr_kevent, type);
+
+	if (type->reg != rbtr_kev_reg)
+		return 0;
+	seq_printf(data, "%s:%s %s\n", type->system, type->name,
+		   kev->route ? kev->route->name : "perf");
+	return 0;
+}
+
+static int rbtr_kev_routes_show(struct seq_file *m, void *v)
+{
+	rbtr_events_lock();
+	rbtr_event_for_each(rbtr_kev_route_show, m);
+	rbtr_events_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rbtr_kev_routes);
+
+/**
+ * rbtr_kevents_files - event_routes: how each of the kernel's events is recorded
+ * @top: rbtrace's directory
+ *
+ * One line per event rbtrace has no hand-written probe for,
+ * "system:name route": "native" (its probe compiled from the kernel's
+ * definition, kevents_route.c) or "perf" (a perf counter per CPU).
+ */
+void rbtr_kevents_files(struct dentry *top)
+{
+	debugfs_create_file("event_routes", 0444, top, NULL, &rbtr_kev_routes_fops);
 }

@@ -16,6 +16,10 @@ struct module;
 struct seq_buf;
 struct trace_event_call;
 struct perf_event;
+struct rbtr_kn_event;
+struct seq_file;
+struct dentry;
+struct tracepoint;
 struct vfsmount;
 
 /* __data_loc / __rel_loc fields whose data give a record's length. */
@@ -72,6 +76,8 @@ struct rbtr_kev_route {
  *        (kevents_text.c); NULL for an event of a module
  * @route: how it records when not through perf (NULL: perf's counters,
  *         @pe); set once before it is registered (rbtr_kev_route_find())
+ * @kn: the native route's compiled event (kevents_route.c), or NULL
+ * @kn_tp: the native route's tracepoint, the core kernel's
  * @registered: in the registry
  * @was_enabled: enabled once: its records may be in the buffers
  *
@@ -93,6 +99,8 @@ struct rbtr_kevent {
 	struct rbtr_file_set __rcu *files;
 	const struct rbtr_kev_route *route;
 	struct trace_event_call	*call;
+	const struct rbtr_kn_event *kn;
+	struct tracepoint	*kn_tp;
 	bool			registered;
 	bool			was_enabled;
 };
@@ -149,6 +157,7 @@ bool rbtr_kev_text(struct seq_buf *s, const struct rbtr_kevent *kev, const void 
 
 /* kevents_route.c: the route of an event, asked once before it is registered */
 const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev);
+void rbtr_kev_route_report(unsigned int native, unsigned int all);
 
 /* kevents_syscalls.c: the syscalls events' route, or NULL */
 const struct rbtr_kev_route *rbtr_ksys_route(struct rbtr_kevent *kev);
@@ -158,6 +167,8 @@ int rbtr_kevents_load(void);
 unsigned short rbtr_kevents_id(const char *system, const char *name);
 int rbtr_kevents_register(void);
 void rbtr_kevents_exit(void);
+/* kevents.c: event_routes, each kernel event's route (tree.c) */
+void rbtr_kevents_files(struct dentry *top);
 
 /* kevents.c: for kevents_mod.c, under its mutex, once registered */
 int rbtr_kevents_add(struct rbtr_kevent *kev);

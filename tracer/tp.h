@@ -55,5 +55,6 @@ void rbtr_dur_pair_set(enum rbtr_pair_id id, bool is_exit, bool on);
 /* Tracepoint events (tp_attach.c), called at module load and unload */
 int rbtr_tracepoints_init(struct rbtr_trace *tr);
 void rbtr_tracepoints_exit(void);
+struct tracepoint *rbtr_tp_find(const char *name);
 
 #endif /* _RBTR_TP_H */

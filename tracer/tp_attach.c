@@ -83,6 +83,36 @@ static void rbtr_tp_lookup(struct tracepoint *tp, void *priv)
 			rbtr_tp_events[i].tp = tp;
 }
 
+/* rbtr_tp_find()'s walk: the name sought, the tracepoint found. */
+struct rbtr_tp_want {
+	const char		*name;
+	struct tracepoint	*tp;
+};
+
+static void rbtr_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct rbtr_tp_want *want = priv;
+
+	if (!want->tp && !strcmp(tp->name, want->name))
+		want->tp = tp;
+}
+
+/**
+ * rbtr_tp_find - the core kernel's tracepoint of a name
+ * @name: its name
+ *
+ * The tracepoints of modules are not looked at (for_each_kernel_tracepoint()).
+ *
+ * Return: the tracepoint, or NULL.
+ */
+struct tracepoint *rbtr_tp_find(const char *name)
+{
+	struct rbtr_tp_want want = { .name = name };
+
+	for_each_kernel_tracepoint(rbtr_tp_match, &want);
+	return want.tp;
+}
+
 /* Both events of pair @id are in the registry. */
 static bool rbtr_pair_present(enum rbtr_pair_id id)
 {

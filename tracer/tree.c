@@ -15,6 +15,7 @@
 #include "control.h"
 #include "event.h"
 #include "function.h"
+#include "kevents.h"
 #include "kprobe.h"
 #include "options.h"
 #include "persist.h"
@@ -119,6 +120,7 @@ static int rbtr_create_tree(struct rbtr_trace *tr)
 	rbtr_stack_files(tr);
 	rbtr_persist_files(tr);
 	rbtr_clock_page_files(tr->dir);
+	rbtr_kevents_files(tr->dir);
 	return rbtr_instances_init(tr->dir, rbtr_create_tracer_files);
 }
 
