@@ -343,43 +343,8 @@ static const struct rbtr_kev_route rbtr_ksys_routes[RBTR_KSYS_DIRS] = {
 	},
 };
 
-/* ---- text ------------------------------------------------------------------ */
-
 #define RBTR_KSYS_ENTER_PFX	"sys_enter"
 #define RBTR_KSYS_EXIT_PFX	"sys_exit"
-
-/*
- * ftrace's print_syscall_enter() without the verbose option: the
- * metadata's name ("sys" and the event's name past "sys_enter", as
- * SYSCALL_METADATA() makes both), then each argument, named as its field,
- * in hex. The arguments follow __syscall_nr in the fields.
- */
-static void rbtr_ksys_print_enter(struct seq_buf *s, const struct rbtr_event_type *type,
-				  const void *rec, unsigned int len)
-{
-	const unsigned int off = RBTR_KSYS_ARGS;
-	unsigned int i, n = type->nr_fields - 1;
-	unsigned long v;
-
-	seq_buf_printf(s, "sys%s(", type->name + strlen(RBTR_KSYS_ENTER_PFX));
-	for (i = 0; i < n && off + (i + 1) * sizeof(v) <= len; i++) {
-		/* memcpy: a record in the buffer is only four-byte aligned. */
-		memcpy(&v, rec + off + i * sizeof(v), sizeof(v));
-		seq_buf_printf(s, "%s: %lx%s", type->fields[i + 1].name, v, i == n - 1 ? "" : ", ");
-	}
-	seq_buf_printf(s, ")\n");
-}
-
-/* ftrace's print_syscall_exit() */
-static void rbtr_ksys_print_exit(struct seq_buf *s, const struct rbtr_event_type *type,
-				 const void *rec, unsigned int len)
-{
-	long ret = 0;
-
-	if (len >= sizeof(struct rbtr_ksys_exit_rec))
-		memcpy(&ret, rec + offsetof(struct rbtr_ksys_exit_rec, ret), sizeof(ret));
-	seq_buf_printf(s, "sys%s -> 0x%lx\n", type->name + strlen(RBTR_KSYS_EXIT_PFX), ret);
-}
 
 /* ---- the table --------------------------------------------------------------- */
 
@@ -504,7 +469,7 @@ const struct rbtr_kev_route *rbtr_ksys_route(struct rbtr_kevent *kev)
 		rbtr_ksys.id[dir][nr] = 0;
 		return NULL;
 	}
-	kev->type.print = dir == RBTR_KSYS_ENTER ? rbtr_ksys_print_enter : rbtr_ksys_print_exit;
+	/* Its text is ftrace's: the kernel's own printer (kevents_text.c). */
 #ifdef RBTRACE_TEST_HOOKS
 	ksys_native++;
 #endif
