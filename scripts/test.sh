@@ -379,8 +379,17 @@ boot_lockdown() {
 # thread keeps one host CPU busy, so two run side by side where the
 # multi-threaded boot, alone, leaves one mostly idle (1.1 host CPUs
 # measured over its scenarios).
+# one_thread_part N: part N (1 or 2) of the onethread scenarios, the two
+# parts of equal cost: the costliest first, each to the cheaper part so
+# far. A scenario's cost is its "# cost:" header (seconds on one TCG
+# thread, for the few far above the rest), else 15.
 one_thread_part() {
-	tc_names onethread | awk -v p="$1" 'NR % 2 == p % 2'
+	local t d=$RBT_TOP/tests/guest/test.d
+
+	for t in $(tc_names onethread); do
+		echo "$(sed -n 's/^# cost: *\([0-9]*\).*/\1/p' "$d/$t.tc" | grep . || echo 15) $t"
+	done | sort -k1,1nr -k2 | awk -v p="$1" '
+		{ k = (c[1] <= c[2]) ? 1 : 2; c[k] += $1; if (k == p) print $2 }'
 }
 
 boot_one_thread() {

@@ -683,7 +683,7 @@ static int rbtr_kev_routes_show(struct seq_file *m, void *v)
 	rbtr_events_unlock();
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(rbtr_kev_routes);
+RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_kev_routes);
 
 /**
  * rbtr_kevents_files - event_routes: how each of the kernel's events is recorded
@@ -695,5 +695,5 @@ DEFINE_SHOW_ATTRIBUTE(rbtr_kev_routes);
  */
 void rbtr_kevents_files(struct dentry *top)
 {
-	debugfs_create_file("event_routes", 0444, top, NULL, &rbtr_kev_routes_fops);
+	debugfs_create_file("event_routes", 0400, top, NULL, &rbtr_kev_routes_fops);
 }

@@ -28,6 +28,9 @@
 #                        text, as the function tracers and kprobes do,
 #                        or check what rbtrace does rather than how
 #                        two CPUs race in it), also only with --tag
+#   # cost: SECS         what it takes on one TCG thread, when far more
+#                        than the usual 15 s: scripts/test.sh splits the
+#                        onethread scenarios into two boots of equal cost
 #
 # Results: PASS, FAIL, UNSUPPORTED (exit 77). Prints one line per scenario,
 # writes "PASS|FAIL|SKIP tc:NAME" lines to DIR/tc-results.txt and each

@@ -58,6 +58,17 @@ dmesg_since_mark() {
 	dmesg | sed -n "/$RBT_MARK/,\$p" | sed 1d
 }
 
+# dmesg_unexpected [RE]: what the kernel logged since the last dmesg_mark,
+# less the lines a load prints by design (the taint of an out-of-tree
+# module, an unsigned module, rbtrace's count of native events) and less
+# the lines matching the extended regex RE that the scenario expects.
+dmesg_unexpected() {
+	local re='taints kernel|module verification failed|kernel events native'
+
+	[ -z "$1" ] || re="$re|$1"
+	dmesg_since_mark | sed -E "/$re/d"
+}
+
 # expect_errno ERRTEXT FILE VALUE: writing VALUE to FILE must fail with the
 # strerror text ERRTEXT (e.g. "Invalid argument" for EINVAL).
 expect_errno() {

@@ -31,8 +31,10 @@ cleanup() {
 trap cleanup EXIT
 cleanup
 mkdir -p "$src"
-# The module's sources only: what a package would ship.
+# The module's sources and the one script its build runs (the choice of
+# native event headers, scripts/kn-select.sh): what a package would ship.
 cp -a "$RBT_TOP"/{Makefile,Kbuild,dkms.conf,*.c,*.h,include,tracer} "$src/"
+install -D -m 0755 "$RBT_TOP/scripts/kn-select.sh" "$src/scripts/kn-select.sh"
 step add dkms add "rbtrace/$ver"
 for h in /usr/src/linux-headers-6.1.*-amd64 /usr/src/linux-headers-6.12.*-amd64; do
 	[ -d "$h" ] || continue
