@@ -39,7 +39,7 @@ module tests samples clean install: kdir
 KN_SRC := $(or $(patsubst %/Makefile,%,$(lastword $(shell sed -n 's/^include //p' $(KDIR)/Makefile 2>/dev/null))),$(KDIR))
 KN_DEPS := $(addprefix $(TOP)/tracer/,kn_stage.h kn.h event.h kevents.h trace.h) \
 	   $(TOP)/scripts/kn-select.sh $(wildcard $(KDIR)/Module.symvers) \
-	   $(wildcard $(KN_SRC)/include/trace/events)
+	   $(wildcard $(KN_SRC)/include/trace/events $(KN_SRC)/arch/*/include/asm/trace)
 KN_ARGS := W=$(W)
 
 $(TOP)/kn/selected.mk: $(KN_DEPS)

@@ -8,19 +8,32 @@
 # the module's build directory TOP (the M= directory): called by the
 # Makefile when kn/selected.mk is older than what it depends on.
 #
-#  1. One unit per header of include/trace/events/ that defines a
-#     TRACE_SYSTEM: TOP/kn/<header>.c, rewritten only when it changes.
+#  1. One unit per header of include/trace/events/ and of the
+#     architecture's include/asm/trace/ that defines a TRACE_SYSTEM:
+#     TOP/kn/<header>.c (asm_<header>.c), rewritten only when it
+#     changes.
+#     When the kernel's source is at hand (below), a unit first includes
+#     what the kernel's own file that defines the header's tracepoints
+#     (#define CREATE_TRACE_POINTS) includes before it, its private
+#     headers by their path (mm/slab.h for kmem): most headers that do
+#     not compile alone then do; one that fails so is tried without.
 #  2. One kbuild run (RBT_KN_PROBE=1) compiles them all as objects of
-#     rbtrace.ko, in parallel, with keep-going: those that do not compile
-#     stay on perf, with the first compiler error as the reason. A unit
-#     that failed is tried again only when its header, the stage or this
-#     script changed (kn/<header>.res, the verdict, is newer than those).
+#     rbtrace.ko, in parallel, with keep-going. A unit that failed is
+#     tried again only when its header, the stage or this script changed
+#     (kn/<header>.res, the verdict, is newer than those).
 #  3. Each object's undefined symbols must be exported by vmlinux
 #     (KDIR/Module.symvers, not another module's exports: rbtrace would
 #     then need that module) or be rbtrace's own (rbt_*, rbtr_*, linked
-#     with it, which modpost checks): a unit that needs others stays on
-#     perf, with the missing symbols as the reason.
-#  4. kn/selected.mk (the objects for Kbuild), kn/list.c (their table),
+#     with it, which modpost checks).
+#  4. A unit that fails 2 or 3 (an error, a warning: rbtrace builds W=1
+#     clean, or a symbol it may not use) loses the classes and events
+#     the failure is in, by name (RBTR_KN_SKIP_<name>, kn_stage.h), and
+#     is compiled again, at most five times: the header's other events
+#     stay native. A failure no class can be named for (the header's own
+#     declarations) leaves the whole header on perf, with the first
+#     diagnostic as the reason; kn/<header>.skip keeps each name left out
+#     with its own.
+#  5. kn/selected.mk (the objects for Kbuild), kn/list.c (their table),
 #     kn/native_events.txt (every header, kept or not, and why) and one
 #     line on stdout.
 set -euo pipefail
@@ -34,9 +47,64 @@ ksrc=$(sed -n 's|^include \(.*\)/Makefile$|\1|p' "$kdir/Makefile" | tail -n 1)
 [ -n "$ksrc" ] && [ -d "$ksrc/include" ] || ksrc=$kdir
 mkdir -p "$kn"
 
-# What every verdict depends on besides the unit and its header.
+# The kernel's architecture, as its .config says (arch/<arch>/).
+arch=$(sed -n 's/^CONFIG_\(X86\|ARM64\|ARM\|RISCV\|POWERPC\|S390\|LOONGARCH\|MIPS\)=y$/\1/p' \
+	"$kdir/.config" 2>/dev/null | head -n 1 | tr '[:upper:]' '[:lower:]')
+
+# kversion DIR: the VERSION.PATCHLEVEL.SUBLEVEL of DIR/Makefile.
+kversion() {
+	awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
+		$1 == "SUBLEVEL" { s = $2 } END { if (v != "") print v "." p "." s }' "$1/Makefile" 2>/dev/null
+}
+
+# The kernel's source, with its .c files, of the headers' version: KSRC
+# (make KSRC=DIR), else the tree the headers come from (a kernel built
+# from source), else Debian's linux-source package extracted in /usr/src.
+# None: every header is compiled alone.
+src=
+want=$(kversion "$ksrc")
+for d in ${KSRC:-} "$ksrc" /usr/src/linux-source-"$want" /usr/src/linux-source-"${want%.*}"; do
+	if [ -n "$want" ] && [ -f "$d/kernel/sched/core.c" ] && [ "$(kversion "$d")" = "$want" ]; then
+		src=$(cd "$d" && pwd)
+		break
+	fi
+done
+
+# Which file of the source defines each header's tracepoints:
+# kn/src.index, "header file" lines (the header as included, without
+# .h), made once per source tree; of arch/, only the kernel's own.
+if [ -n "$src" ] && ! grep -qxF "# 3 $src $arch" "$kn/src.index" 2>/dev/null; then
+	{
+		echo "# 3 $src $arch"
+		grep -rl --include='*.c' '^#define CREATE_TRACE_POINTS' "$src" | sort |
+			awk -v a="$src/arch/$arch/" 'index($0, "/arch/") == 0 || index($0, a) == 1' |
+			while read -r f; do
+				sed -n 's@^#include <\(trace/events/[^>]*\|asm/trace/[^>]*\)\.h>.*@\1 '"$f"'@p' "$f"
+			done
+	} >"$kn/src.index.tmp"
+	mv "$kn/src.index.tmp" "$kn/src.index"
+fi
+
+# prelude INC: the includes of the file that defines <INC.h> (as
+# trace/events/sched) before its CREATE_TRACE_POINTS, those of its own
+# directory by path.
+prelude() {
+	local f
+	[ -n "$src" ] || return 0
+	f=$(awk -v h="$1" '$1 == h { print $2; exit }' "$kn/src.index")
+	[ -n "$f" ] || return 0
+	awk -v dir="$(dirname "$f")" '
+		/^#define CREATE_TRACE_POINTS/ { exit }
+		/^#include <(trace\/events|asm\/trace)\// { next }
+		/^#include </ { print; next }
+		/^#include "/ { p = $2; gsub(/"/, "", p); print "#include \"" dir "/" p "\"" }' "$f"
+}
+
+# What every verdict depends on besides the unit and its header (and
+# the source's index, remade when another source is found).
 deps=("$top/tracer/kn_stage.h" "$top/tracer/kn.h" "$top/tracer/event.h"
 	"$top/tracer/kevents.h" "$top/tracer/trace.h" "$0")
+[ -z "$src" ] || deps+=("$kn/src.index")
 
 write_if_changed() { # FILE: stdin replaces FILE only if different
 	local tmp
@@ -59,78 +127,311 @@ sysname() {
 	sed -n 's/^#define TRACE_SYSTEM[[:space:]]\+\([A-Za-z0-9_]*\).*/\1/p' "$1" | head -n 1
 }
 
-ids=() targets=() probe=()
-while read -r h; do
-	base=$(basename "$h" .h)
-	id=$(echo "$base" | tr -c 'A-Za-z0-9_\n' '_')
-	ids+=("$id")
+# incname HEADER: HEADER as included, without .h (trace/events/sched,
+# asm/trace/irq_vectors).
+incname() {
+	local i=${1##*/include/}
+	echo "${i%.h}"
+}
+
+# write_unit ID HEADER: kn/ID.c, the unit of HEADER, without the names
+# of kn/ID.skip.
+write_unit() {
+	local id=$1 h=$2 inc
+	inc=$(incname "$h")
 	# The structs it names, declared first: a struct first named in a
 	# TP_PROTO() would be a new type in each prototype, the probe's and
 	# the tracepoint's (check_trace_callback_type_<name>() refuses it).
 	{
-		echo "/* Generated by scripts/kn-select.sh: the events of <trace/events/$base.h>. */"
+		echo "/* Generated by scripts/kn-select.sh: the events of <$inc.h>. */"
 		{ grep -o 'struct [A-Za-z_][A-Za-z0-9_]*' "$h" || true; } | sort -u | sed 's/$/;/'
-		echo "#define RBTR_KN_HEADER <trace/events/$base.h>"
+		if [ -s "$kn/$id.skip" ]; then
+			cut -f1 "$kn/$id.skip" | sed 's/.*/#define RBTR_KN_SKIP_& 1/'
+		fi
+		if [ ! -e "$kn/$id.alone" ]; then
+			prelude "$inc"
+		fi
+		echo "#define RBTR_KN_HEADER <$inc.h>"
 		echo "#define RBTR_KN_SYSTEM \"$(sysname "$h")\""
 		echo "#define RBTR_KN_SYM rbtr_kn_sys_$id"
 		echo '#include "../tracer/kn_stage.h"'
 	} | write_if_changed "$kn/$id.c"
+}
+
+ids=() targets=() probe=()
+while read -r h; do
+	# trace/events/X: X; asm/trace/X: asm_X.
+	base=$(incname "$h")
+	base=${base#trace/events/}
+	id=$(echo "${base//\/trace\//_}" | tr -c 'A-Za-z0-9_\n' '_')
+	ids+=("$id")
 	echo "$h" >"$kn/$id.hdr"
-	if stale "$kn/$id.res" "$kn/$id.c" "$h" "${deps[@]}"; then
+	if stale "$kn/$id.res" "$h" "${deps[@]}"; then
+		# Tried afresh: every class in again, with the prelude.
+		rm -f "$kn/$id.skip" "$kn/$id.alone"
+		write_unit "$id" "$h"
 		probe+=("$id")
 		targets+=("kn/$id.o")
 		rm -f "$kn/$id.o" "$kn/$id.res"
 	elif [ -e "$kn/$id.o" ]; then
-		# Kept before: kbuild rebuilds it if an include of it changed.
+		# Kept before: kbuild rebuilds it if an include of it changed,
+		# and it is judged again.
 		probe+=("$id")
 		targets+=("kn/$id.o")
+		rm -f "$kn/$id.res"
 	fi
-done < <(grep -l '^#define TRACE_SYSTEM\b' "$ksrc"/include/trace/events/*.h | sort)
-
-log=$kn/probe.log
-: >"$log"
-if [ ${#targets[@]} -gt 0 ]; then
-	make -C "$kdir" M="$top" "$@" RBT_KN_PROBE=1 RBT_KN_UNITS="${targets[*]}" \
-		-k -j"$(nproc)" --output-sync=target "${targets[@]}" >"$log" 2>&1 || true
-fi
+done < <(find "$ksrc/include/trace/events" "$ksrc/arch/$arch/include/asm/trace" \
+	-maxdepth 1 -name '*.h' -print0 2>/dev/null | xargs -0 grep -l '^#define TRACE_SYSTEM\b' | sort)
 
 # vmlinux's exports.
 exports=$kn/vmlinux.exports
 awk '$3 == "vmlinux" { print $2 }' "$kdir/Module.symvers" | sort -u >"$exports"
 
-# The first line matching $2 in the block of unit $1's compilation.
-first_diag() {
-	awk -v o="kn/$1.o" -v re="$2" '
-		/^  CC / { inblk = index($0, o) > 0; next }
-		inblk && $0 ~ re { sub(/^.*\/include\//, "include/"); print; exit }' "$log"
+# compile ID...: one kbuild run over their units, its output in
+# kn/probe.log (kept across rounds in kn/probe-all.log). The C locale:
+# plain quotes around the names in the diagnostics (the kernel's
+# Makefile unexports LC_ALL: LANG and the categories, then).
+log=$kn/probe.log
+: >"$kn/probe-all.log"
+compile() {
+	: >"$log"
+	[ $# -gt 0 ] || return 0
+	local objs
+	mapfile -t objs < <(printf 'kn/%s.o\n' "$@")
+	LANG=C LC_CTYPE=C LC_MESSAGES=C make -C "$kdir" M="$top" "${make_args[@]}" RBT_KN_PROBE=1 \
+		RBT_KN_UNITS="${objs[*]}" -k -j"$(nproc)" --output-sync=target \
+		"${objs[@]}" >"$log" 2>&1 || true
+	cat "$log" >>"$kn/probe-all.log"
 }
 
-for id in "${probe[@]}"; do
-	if [ ! -e "$kn/$id.o" ]; then
-		why=$(first_diag "$id" ' error: ')
-		echo "perf compile: ${why:-see kn/probe.log}" >"$kn/$id.res"
-		continue
-	fi
-	# rbtrace builds warning-free (W=1): a unit with a warning is not
-	# linked, and compiled again next time to say so again.
-	why=$(first_diag "$id" ' warning: ')
-	if [ -n "$why" ]; then
-		rm -f "$kn/$id.o"
-		echo "perf warning: $why" >"$kn/$id.res"
-		continue
-	fi
+# diags ID KIND: the diagnostics of KIND (error or warning) in unit ID's
+# block of the log, one per line: "NAME<TAB>first line", where NAME is
+# the class or event it is in (the function gcc names, else the
+# header's definition its location or a note's falls in), or "-".
+diags() {
+	local id=$1 kind=$2 h
+	h=$(cat "$kn/$id.hdr")
+	awk -v o="kn/$id.o" -v kind="$kind" -v hdr="$h" '
+		# The name a header line belongs to: the definition that
+		# starts last at or before it (read once, below).
+		function owner(at,   l) {
+			for (l = at; l > 0; l--)
+				if (l in def)
+					return at <= end[l] ? def[l] : ""
+			return ""
+		}
+		function named(fn) {
+			if (fn ~ /^rbtr_kn_(probe|fields|test)_/) {
+				sub(/^rbtr_kn_(probe|fields|test)_/, "", fn)
+				return fn
+			}
+			if (fn ~ /^trace_event_get_offsets_/) {
+				sub(/^trace_event_get_offsets_/, "", fn)
+				return fn
+			}
+			return ""
+		}
+		# gcc says "implicit declaration" once per unit: every other
+		# definition that calls the function is named with the first.
+		function flush(   f, l) {
+			if (msg == "")
+				return
+			print (name == "" ? "-" : name) "\t" msg
+			if (match(msg, /implicit declaration of function .[A-Za-z_][A-Za-z0-9_]*/)) {
+				f = substr(msg, RSTART + 34, RLENGTH - 34)
+				# Its calls inside the definitions of events.
+				for (l = 1; l <= n; l++)
+					if (line[l] ~ ("[^A-Za-z0-9_]" f "[ \t]*\\(") &&
+					    owner(l) != "" && owner(l) != "-")
+						print owner(l) "\t" msg
+			}
+			msg = ""
+		}
+		BEGIN {
+			# The header: where each definition starts, and its name
+			# (a class: the first argument; DEFINE_EVENT*(): the second).
+			while ((getline t < hdr) > 0) {
+				line[++n] = t
+				# Where the definition ends: its parentheses closed.
+				if (open) {
+					u = t
+					depth += gsub(/\(/, "", u)
+					depth -= gsub(/\)/, "", u)
+					if (depth <= 0) {
+						end[start] = n
+						open = 0
+					}
+				}
+				if (want) {
+					text = text " " t
+				} else if (t ~ /^[ \t]*(DECLARE_EVENT_CLASS|DECLARE_EVENT_SYSCALL_CLASS|TRACE_EVENT[A-Z_]*|DEFINE_EVENT[A-Z_]*)[ \t]*\(/) {
+					start = n
+					want = (t ~ /^[ \t]*DEFINE_EVENT/) ? 2 : 1
+					text = t
+					u = t
+					depth = gsub(/\(/, "", u) - gsub(/\)/, "", u)
+					if (depth > 0)
+						open = 1
+					else
+						end[start] = n
+				} else {
+					continue
+				}
+				s = text
+				sub(/^[^(]*\(/, "", s)
+				gsub(/[ \t]/, "", s)
+				# A definition made by a macro of the header is not
+				# one a name can be given to: "-".
+				if (split(s, a, ",") > want) {
+					def[start] = (a[want] ~ /^[A-Za-z_][A-Za-z0-9_]*$/) ? a[want] : "-"
+					want = 0
+				}
+			}
+		}
+		/^  CC / { flush(); inblk = index($0, o) > 0; fn = ""; next }
+		!inblk { next }
+		/: In function / {
+			flush()
+			fn = $0
+			sub(/^.*In function /, "", fn)
+			fn = match(fn, /[A-Za-z_][A-Za-z0-9_]*/) ? substr(fn, RSTART, RLENGTH) : ""
+			next
+		}
+		/: At top level:/ { flush(); fn = ""; next }
+		/^[^ ]*:[0-9]+:[0-9]+: (fatal error|error|warning): / {
+			flush()
+			if ($0 !~ (" " kind ": "))
+				next
+			msg = $0
+			sub(/^.*\/include\//, "include/", msg)
+			name = named(fn)
+			if (name == "" && index($0, hdr ":") == 1) {
+				split(substr($0, length(hdr) + 2), p, ":")
+				name = owner(p[1] + 0)
+			}
+			next
+		}
+		/^[^ ]*:[0-9]+:[0-9]+: note: / {
+			if (msg != "" && name == "" && index($0, hdr ":") == 1) {
+				split(substr($0, length(hdr) + 2), p, ":")
+				name = owner(p[1] + 0)
+			}
+			next
+		}
+		END { flush() }' "$log"
+}
+
+# unexported ID: the symbols unit ID uses that rbtrace may not, one per
+# line: "NAME<TAB>symbol", NAME the class whose function refers to it
+# (objdump's relocations), or "-".
+unexported() {
+	local id=$1 missing
 	missing=$(nm -u "$kn/$id.o" | awk '{ print $2 }' | { grep -v -E '^(rbt|rbtr)_' || true; } |
-		sort -u | comm -23 - "$exports" | tr '\n' ' ')
-	if [ -n "$missing" ]; then
-		echo "perf unexported: ${missing% }" >"$kn/$id.res"
-		continue
+		sort -u | comm -23 - "$exports")
+	[ -n "$missing" ] || return 0
+	objdump -dr "$kn/$id.o" | awk -v miss="$missing" '
+		BEGIN { n = split(miss, m, "\n"); for (i = 1; i <= n; i++) want[m[i]] = 1 }
+		/^[0-9a-f]+ <[^>]*>:$/ {
+			fn = $2; gsub(/[<>:]/, "", fn)
+			name = ""
+			if (sub(/^rbtr_kn_(probe|fields|test)_/, "", fn) ||
+			    sub(/^trace_event_get_offsets_/, "", fn))
+				name = fn
+			next
+		}
+		/R_X86_64_|R_AARCH64_/ {
+			sym = $NF; sub(/[-+]0x[0-9a-f]+$/, "", sym)
+			if (sym in want)
+				print (name == "" ? "-" : name) "\t" sym
+		}' | sort -u
+}
+
+# try_alone ID: unit ID failed as a whole with the prelude: perhaps the
+# prelude's fault. True when it is to be compiled again, alone and with
+# every class in.
+try_alone() {
+	local id=$1
+	[ ! -e "$kn/$id.alone" ] || return 1
+	[ -n "$(prelude "$(incname "$(cat "$kn/$id.hdr")")")" ] || return 1
+	touch "$kn/$id.alone"
+	rm -f "$kn/$id.skip" "$kn/$id.o" "$kn/$id.res"
+}
+
+# verdict ID: kn/ID.res for a unit that compiled or not; returns 1 when
+# it lost names and is to be compiled again.
+verdict() {
+	local id=$1 kind found why
+	for kind in error warning unexported; do
+		if [ "$kind" = unexported ]; then
+			[ -e "$kn/$id.o" ] || continue
+			found=$(unexported "$id")
+		else
+			found=$(diags "$id" "$kind")
+		fi
+		[ -n "$found" ] || continue
+		# A name that cannot be given, or was left out already and
+		# fails again (the error is in the header's declarations,
+		# which every pass reads): the whole header stays on perf.
+		why=$(awk -F'\t' -v skip="$kn/$id.skip" '
+			BEGIN { while ((getline l < skip) > 0) { split(l, a, "\t"); gone[a[1]] = 1 } }
+			$1 == "-" || ($1 in gone) { print $2; exit }' <<<"$found")
+		if [ -n "$why" ] && try_alone "$id"; then
+			return 1
+		fi
+		if [ -n "$why" ]; then
+			rm -f "$kn/$id.o"
+			if [ "$kind" = unexported ]; then
+				echo "perf unexported: $(cut -f2 <<<"$found" | sort -u | tr '\n' ' ' | sed 's/ $//')" >"$kn/$id.res"
+			else
+				echo "perf ${kind/error/compile}: $why" >"$kn/$id.res"
+			fi
+			return 0
+		fi
+		# Each name once, with its first reason.
+		awk -F'\t' -v k="${kind/error/compile}" '!seen[$1]++ { print $1 "\t" k ": " $2 }' \
+			<<<"$found" >>"$kn/$id.skip"
+		rm -f "$kn/$id.o" "$kn/$id.res"
+		return 1
+	done
+	if [ ! -e "$kn/$id.o" ] && try_alone "$id"; then
+		return 1
+	fi
+	if [ ! -e "$kn/$id.o" ]; then
+		echo "perf compile: see kn/probe-all.log" >"$kn/$id.res"
+		return 0
 	fi
 	echo "native $(nm "$kn/$id.o" | grep -c ' rbtr_kn_ev_' || true)" >"$kn/$id.res"
+}
+
+make_args=("$@")
+round=0 again=("${probe[@]}")
+while [ ${#again[@]} -gt 0 ]; do
+	compile "${again[@]}"
+	round=$((round + 1))
+	next=()
+	for id in "${again[@]}"; do
+		[ ! -e "$kn/$id.res" ] || continue
+		if ! verdict "$id"; then
+			if [ "$round" -ge 6 ]; then
+				echo "perf rounds: still failing after $round compiles, see kn/probe-all.log" >"$kn/$id.res"
+				continue
+			fi
+			write_unit "$id" "$(cat "$kn/$id.hdr")"
+			next+=("$id")
+		fi
+	done
+	again=("${next[@]}")
 done
 
 # The lists.
 kept=() nsys=0 nev=0 nperf=0
+if [ -n "$src" ]; then
+	srcnote="the source of $want in $src"
+else
+	srcnote="no source of ${want:-this kernel} (KSRC=, or linux-source extracted in /usr/src): each header alone"
+fi
 {
+	echo "# $srcnote"
 	for id in "${ids[@]}"; do
 		read -r verdict rest <"$kn/$id.res"
 		sys=$(sysname "$(cat "$kn/$id.hdr")")
@@ -139,6 +440,14 @@ kept=() nsys=0 nev=0 nperf=0
 			nsys=$((nsys + 1))
 			nev=$((nev + rest))
 			echo "native $sys ($id.h): $rest events"
+			# What was left out of it, each with its reason.
+			if [ -s "$kn/$id.skip" ]; then
+				sed 's/^\([^\t]*\)\t/  perf \1: /' "$kn/$id.skip"
+			fi
+		elif [ "$verdict" = native ] && [ -s "$kn/$id.skip" ]; then
+			# Every event of it left out.
+			nperf=$((nperf + 1))
+			echo "perf $sys ($id.h): $(head -n 1 "$kn/$id.skip" | cut -f2)"
 		elif [ "$verdict" = native ]; then
 			echo "none $sys ($id.h): no event in this configuration"
 		else
@@ -173,4 +482,4 @@ mv "$kn/native_events.txt.tmp" "$kn/native_events.txt"
 		echo "rbtrace-y += kn/$id.o"
 	done
 } | write_if_changed "$kn/selected.mk"
-echo "native events: $nsys systems, $nev events; $nperf systems on perf (see $kn/native_events.txt)"
+echo "native events: $nsys systems, $nev events; $nperf systems on perf; $srcnote (see $kn/native_events.txt)"

@@ -21,6 +21,12 @@
  *		against the tracepoint's type (check_trace_callback_type_<name>())
  *  7		the header's find function, then its struct rbtr_kn_system
  *
+ * A class or an event the build found wanting (its assignment code calls
+ * a helper the kernel defines only under CREATE_TRACE_POINTS, or one
+ * that is not exported) is left out by name: the unit defines
+ * RBTR_KN_SKIP_<name> and every pass below passes it over, so that the
+ * header's other events stay native (scripts/kn-select.sh).
+ *
  * Nothing of the kernel's event machinery is defined: no tracepoint, no
  * trace_event_call, nothing in the _ftrace_events or _ftrace_eval_map
  * sections, which would have the kernel register the module's own events.
@@ -46,6 +52,29 @@
 
 /* What a pass leaves out of a definition of the kernel's: nothing. */
 #define RBTR_KN_UNUSED(...)
+
+/*
+ * RBTR_KN_IF_CLASS(name, code...): code, unless the unit defined
+ * RBTR_KN_SKIP_<name> (to 1). The code is passed on through variadic
+ * macros only: a macro with named parameters would split it again at
+ * the commas its expansion bared (a TP_PROTO()'s).
+ * RBTR_KN_IF_KEPT(name, what): what(name), unless left out;
+ * RBTR_KN_IF_KEPT2(template, name, what): what(template, name) unless
+ * either is. __is_defined() is the test of IS_ENABLED()
+ * (<linux/kconfig.h>).
+ */
+#define RBTR_KN_IF_CLASS(name, ...)					\
+	__RBTR_KN_IF(__is_defined(RBTR_KN_SKIP_##name), __VA_ARGS__)
+#define RBTR_KN_IF_KEPT(name, what)					\
+	__RBTR_KN_IF(__is_defined(RBTR_KN_SKIP_##name), what(name))
+#define RBTR_KN_IF_KEPT2(template, name, what)				\
+	__RBTR_KN_IF(__is_defined(RBTR_KN_SKIP_##template),		\
+		     __RBTR_KN_IF(__is_defined(RBTR_KN_SKIP_##name),	\
+				  what(template, name)))
+#define __RBTR_KN_IF(skip, ...)		___RBTR_KN_IF(skip, __VA_ARGS__)
+#define ___RBTR_KN_IF(skip, ...)	RBTR_KN_IF_##skip(__VA_ARGS__)
+#define RBTR_KN_IF_0(...)		__VA_ARGS__
+#define RBTR_KN_IF_1(...)
 
 #undef DECLARE_TRACE
 #define DECLARE_TRACE(...)
@@ -95,9 +124,10 @@
 
 /*
  * Passes 1 to 5 are about classes: a TRACE_EVENT() is its own class
- * there, and DEFINE_EVENT() nothing; passes 6 and 7 about events. The
- * header's statements end in a semicolon of its own: the macros below
- * leave it out.
+ * there, and DEFINE_EVENT() nothing; each pass's DECLARE_EVENT_CLASS()
+ * is its code for the class inside RBTR_KN_IF_CLASS(). Passes 6 and 7
+ * are about events. The header's statements end in a semicolon of its own: the
+ * macros below leave it out.
  */
 #undef TRACE_EVENT
 #define TRACE_EVENT(name, proto, args, tstruct, assign, print)		\
@@ -112,11 +142,12 @@
 
 #undef DECLARE_EVENT_CLASS
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, ...)		\
+	RBTR_KN_IF_CLASS(call,						\
 	struct trace_event_raw_##call {					\
 		struct trace_entry	ent;				\
 		tstruct							\
 		char			__data[];			\
-	} RBTR_KN_UNUSED(proto, args)
+	} RBTR_KN_UNUSED(proto, args))
 
 #include RBTR_KN_HEADER
 
@@ -126,9 +157,10 @@
 
 #undef DECLARE_EVENT_CLASS
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, ...)		\
+	RBTR_KN_IF_CLASS(call,						\
 	struct trace_event_data_offsets_##call {			\
 		tstruct;						\
-	} RBTR_KN_UNUSED(proto, args)
+	} RBTR_KN_UNUSED(proto, args))
 
 #include RBTR_KN_HEADER
 
@@ -138,6 +170,7 @@
 
 #undef DECLARE_EVENT_CLASS
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, ...)		\
+	RBTR_KN_IF_CLASS(call,						\
 static inline notrace int trace_event_get_offsets_##call(		\
 	struct trace_event_data_offsets_##call *__data_offsets, proto)	\
 {									\
@@ -148,7 +181,7 @@ static inline notrace int trace_event_get_offsets_##call(		\
 	tstruct;							\
 									\
 	return __data_size;						\
-} RBTR_KN_UNUSED(args)
+} RBTR_KN_UNUSED(args))
 
 #include RBTR_KN_HEADER
 
@@ -185,6 +218,7 @@ static __always_inline void *rbtr_kn_reserve(struct rbt_buffer **buf,
 
 #undef DECLARE_EVENT_CLASS
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, ...)	\
+	RBTR_KN_IF_CLASS(call,						\
 static notrace void __maybe_unused					\
 rbtr_kn_probe_##call(void *__data, proto)				\
 {									\
@@ -211,7 +245,7 @@ rbtr_kn_probe_##call(void *__data, proto)				\
 		rbtr_event_commit(__buf, __set->file[__i], entry, __size); \
 	}								\
 	preempt_enable_notrace();					\
-}
+})
 
 #include RBTR_KN_HEADER
 
@@ -246,12 +280,13 @@ rbtr_kn_probe_##call(void *__data, proto)				\
 
 #undef DECLARE_EVENT_CLASS
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, ...)		\
+	RBTR_KN_IF_CLASS(call,						\
 static void __maybe_unused rbtr_kn_fields_##call(struct rbtr_kn_check *__c) \
 {									\
 	struct trace_event_raw_##call *__rec __maybe_unused = NULL;	\
 									\
 	(void)(tstruct 0);						\
-} RBTR_KN_UNUSED(proto, args)
+} RBTR_KN_UNUSED(proto, args))
 
 #include RBTR_KN_HEADER
 
@@ -260,9 +295,20 @@ static void __maybe_unused rbtr_kn_fields_##call(struct rbtr_kn_check *__c) \
 #undef DECLARE_EVENT_CLASS
 #define DECLARE_EVENT_CLASS(...)
 
-/* A struct rbtr_kn_event, and its probe checked against the tracepoint's type. */
+/*
+ * An event is kept when it and its class are: RBTR_KN_EVENT() is what
+ * passes 6 and 7 make of one that is, RBTR_KN_EVENT_OWN() of one that
+ * is its own class.
+ */
 #undef DEFINE_EVENT
 #define DEFINE_EVENT(template, call, ...)				\
+	RBTR_KN_IF_KEPT2(template, call, RBTR_KN_EVENT)
+#undef TRACE_EVENT
+#define TRACE_EVENT(call, ...)						\
+	RBTR_KN_IF_KEPT(call, RBTR_KN_EVENT_OWN)
+
+/* A struct rbtr_kn_event, and its probe checked against the tracepoint's type. */
+#define RBTR_KN_EVENT(template, call)					\
 static const struct rbtr_kn_event rbtr_kn_ev_##call = {			\
 	.name	= #call,						\
 	.class	= #template,						\
@@ -275,9 +321,7 @@ static inline void rbtr_kn_test_##call(void)				\
 	check_trace_callback_type_##call(rbtr_kn_probe_##template);	\
 }
 
-/* The same for an event of its own class. */
-#undef TRACE_EVENT
-#define TRACE_EVENT(call, ...)						\
+#define RBTR_KN_EVENT_OWN(call)						\
 static const struct rbtr_kn_event rbtr_kn_ev_##call = {			\
 	.name	= #call,						\
 	.class	= #call,						\
@@ -298,15 +342,15 @@ static inline void rbtr_kn_test_##call(void)				\
  * The header's statements read in a function's body: their semicolons
  * end the statements below, which an array initializer would not take.
  */
-#undef DEFINE_EVENT
-#define DEFINE_EVENT(template, call, ...)				\
+#undef RBTR_KN_EVENT
+#define RBTR_KN_EVENT(template, call)					\
 	({								\
 		RBTR_KN_UNUSED(template)				\
 		if (!strcmp(want, #call))				\
 			return &rbtr_kn_ev_##call;			\
 	})
-#undef TRACE_EVENT
-#define TRACE_EVENT(call, ...)						\
+#undef RBTR_KN_EVENT_OWN
+#define RBTR_KN_EVENT_OWN(call)						\
 	({								\
 		if (!strcmp(want, #call))				\
 			return &rbtr_kn_ev_##call;			\
