@@ -392,32 +392,71 @@ def writer_counts(res):
 
 
 def events_table(path):
-    """bench/events.sh: instructions one tracepoint event costs (-icount)."""
+    """bench/events.sh: instructions one tracepoint event costs (-icount), per route."""
     rows = kv_lines(path, 'evbench')
     if not rows:
         return []
-    def med(impl):
-        return median([float(r['ns_per_call']) for r in rows if r['impl'] == impl])
-    off = med('off')
-    out = ['### Cost of one tracepoint event', '',
-           'getppid() in a loop on CPU 1 (bench/rbt_evbench), each call firing raw_syscalls:sys_enter '
-           '(native in rbtrace) and syscalls:sys_enter_getppid (generic in rbtrace: a perf counter per '
-           'CPU); guest instructions per call minus the loop without tracing, median of 3 '
-           '(the syscall tracepoint slow path is in every figure).', '',
-           '| event | ftrace | rbtrace | rbtrace / ftrace |', '|---|---|---|---|']
-    for ev, rb in (('raw_syscalls:sys_enter', 'rbtrace-native'),
-                   ('syscalls:sys_enter_getppid', 'rbtrace-generic')):
-        f = median([float(r['ns_per_call']) for r in rows if r['impl'] == 'ftrace' and r['event'] == ev]) - off
-        r = med(rb) - off
-        out.append(f'| {ev} ({rb[8:]}) | {f:.0f} | {r:.0f} | {ratio(r, f)} |')
+
+    def med(impl, ev=None):
+        return median([float(r['ns_per_call']) for r in rows
+                       if r['impl'] == impl and (ev is None or r['event'] == ev)])
+    routes = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) == 3 and f[0] == 'evroute':
+            routes[f[1]] = f[2]
+    off, offcwd = med('off'), med('offcwd')
+    out = ['### Cost of one tracepoint event, per route', '',
+           'A system call in a loop on CPU 1 (bench/rbt_evbench): getppid() fires '
+           'raw_syscalls:sys_enter and syscalls:sys_enter_getppid, getcwd() one '
+           'kmem:kmem_cache_alloc; guest instructions per call minus the same loop without '
+           'tracing, median of 3 (the syscall tracepoint slow path is in the syscall figures). '
+           'The routes: tp_events.h (a hand-written probe), syscalls (one probe for every '
+           'syscall event, kevents_syscalls.c), native (the kernel\'s definition compiled, '
+           'kn_stage.h), perf (a perf counter per CPU: rbtrace loaded with native_events=0).', '',
+           '| event | route | ftrace | rbtrace | rbtrace / ftrace | through perf | perf / ftrace |',
+           '|---|---|---:|---:|---:|---:|---:|']
+    for ev, impl, base in (('raw_syscalls:sys_enter', 'rbtrace-native', off),
+                           ('syscalls:sys_enter_getppid', 'rbtrace-syscalls', off),
+                           ('syscalls:sys_enter_getppid', 'rbtrace-generic', off),
+                           ('kmem:kmem_cache_alloc', 'rbtrace-kn', offcwd)):
+        if not any(r['impl'] == impl and r['event'] == ev for r in rows):
+            continue
+        f = med('ftrace', ev) - base
+        r = med(impl, ev) - base
+        route = 'tp_events.h' if impl == 'rbtrace-native' else routes.get(ev, impl[8:])
+        pr = med('rbtrace-perf', ev)
+        p = f'{pr - base:.0f}' if pr else 'n/a'
+        out.append(f'| {ev} | {route} | {f:.0f} | {r:.0f} | {ratio(r, f)} | {p} | '
+                   f'{ratio(pr - base, f) if pr else "n/a"} |')
     # bench/events.sh: raw_syscalls:sys_enter with an event filter
     for kind, text in (('fpass', 'id != 99999, keeps all'), ('freject', 'id == 99999, drops all')):
         if not any(r['impl'] == 'ftrace-' + kind for r in rows):
             continue
         f = med('ftrace-' + kind) - off
         r = med('rbtrace-' + kind) - off
-        out.append(f'| raw_syscalls:sys_enter, filter {text} | {f:.0f} | {r:.0f} | {ratio(r, f)} |')
-    return out + ['']
+        out.append(f'| raw_syscalls:sys_enter, filter {text} | tp_events.h | {f:.0f} | {r:.0f} | '
+                   f'{ratio(r, f)} | | |')
+    out.append('')
+    every = kv_lines(path, 'evall')
+    if every:
+        out += ['### Every event on, then off', '',
+                '`echo 1 > events/enable`, then `echo \'!*:*\' >> set_event`, in each tracer '
+                '(rbtrace with its routes, and with native_events=0: every event through perf); '
+                'guest milliseconds (instructions under -icount), median of 3.', '',
+                '| tracer | events | on ms | off ms | on / ftrace | off / ftrace |',
+                '|---|---:|---:|---:|---:|---:|']
+        def emed(impl, key):
+            return median([float(r[key]) for r in every if r['impl'] == impl]) / 1e6
+        for impl in ('ftrace', 'rbtrace', 'rbtrace-perf'):
+            if not any(r['impl'] == impl for r in every):
+                continue
+            n = max(int(r['events']) for r in every if r['impl'] == impl)
+            on, off_ = emed(impl, 'on_ns'), emed(impl, 'off_ns')
+            out.append(f'| {impl} | {n} | {on:.1f} | {off_:.1f} | '
+                       f'{ratio(on, emed("ftrace", "on_ns"))} | {ratio(off_, emed("ftrace", "off_ns"))} |')
+        out.append('')
+    return out
 
 
 def main():

@@ -24,7 +24,8 @@
  * Its probe is registered on the tracepoint, with the event as data,
  * while the event is enabled in a tracer at least.
  *
- * Module parameter native_events=0 keeps every event on perf.
+ * Module parameter native_events=0 keeps every event on perf, the
+ * syscalls' too (make bench compares the routes with it).
  */
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
@@ -37,7 +38,7 @@
 static bool rbtr_kn_on = true;
 module_param_named(native_events, rbtr_kn_on, bool, 0444);
 MODULE_PARM_DESC(native_events,
-		 "record the kernel's events with probes compiled from its own definitions where the build could (default 1); 0: every one through perf");
+		 "record the kernel's events natively (probes compiled from its own definitions where the build could, the syscalls from one probe) (default 1); 0: every one through perf");
 
 #ifdef RBT_KN_NONE
 /* Built without the selection step (kn/selected.mk): no compiled header. */
@@ -155,12 +156,12 @@ const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev)
 	const struct rbtr_kn_event *ev;
 	struct tracepoint *tp;
 
+	if (!rbtr_kn_on)
+		return NULL;
 	route = rbtr_ksys_route(kev);
 	if (route)
 		return route;
 
-	if (!rbtr_kn_on)
-		return NULL;
 	ev = rbtr_kn_lookup(kev);
 	if (!ev)
 		return NULL;
