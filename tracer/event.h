@@ -357,18 +357,23 @@ unsigned int rbtr_trace_ctx_skip(unsigned int skip);
 
 /**
  * rbtr_ctx_tp - a context of rbtr_trace_ctx() as a tracepoint's event tells it
- * @ctx: the context read in the probe
+ * @ctx: the context read in the probe, less the levels the probe took
+ *       itself (rbtr_trace_ctx_skip())
  *
  * Without the preemption level the tracepoint disabled around its probes,
  * as ftrace's tracing_gen_ctx_dec() for its own events, so that
- * common_preempt_count reads as the kernel's.
+ * common_preempt_count reads as the kernel's: the traced code's. From
+ * Linux 7.0 a tracepoint calls its probes under SRCU, without a level of
+ * its own, and there is none to take off (RBT_TP_PREEMPTIBLE, Kbuild).
  *
  * Return: the context for the record's header.
  */
 static __always_inline unsigned int rbtr_ctx_tp(unsigned int ctx)
 {
+#ifndef RBT_TP_PREEMPTIBLE
 	if (IS_ENABLED(CONFIG_PREEMPTION) && (ctx & 0xf))
 		ctx--;
+#endif
 	return ctx;
 }
 

@@ -158,9 +158,11 @@ static void notrace rbtr_scratch_put(void)
  * rbtr_trace_ctx_skip()). Any other condition, a slot not to be had or a
  * filter that changed since the bit was read: rbtr_event_reserve().
  *
- * Runs in the probe's context, NMI included. The filter is read under
- * sched-RCU: the tracepoint disabled preemption, and the slot keeps it
- * off until the commit; its writer frees it after synchronize_rcu().
+ * Runs in the probe's context, NMI included, one level of preemption
+ * taken by the probe (rbtr_probe_<name>(), tp_probes.c: its only
+ * caller). The filter is read under sched-RCU: the probe disabled
+ * preemption, and the slot keeps it off until the commit; its writer
+ * frees it after synchronize_rcu().
  *
  * Return: as rbtr_event_reserve(); a slot keeps preemption disabled
  * until the commit.
@@ -183,13 +185,13 @@ void notrace *rbtr_event_reserve_fast(struct rbt_buffer *buffer, struct rbtr_eve
 	if (rec)
 		return rec;
 slow:
-	return rbtr_event_reserve(buffer, file, size, rbtr_ctx_tp(rbtr_trace_ctx()));
+	return rbtr_event_reserve(buffer, file, size, rbtr_ctx_tp(rbtr_trace_ctx_skip(1)));
 }
 
 /*
  * rbtr_event_cond_commit() of a slot of rbtr_event_reserve_fast() at
- * @level: its filter decides; a kept record gets its header (the slot
- * took one preemption level since the probe began) and is copied as any
+ * @level: its filter decides; a kept record gets its header (the probe
+ * and the slot took a preemption level each) and is copied as any
  * scratch record, unless this CPU is not in tracing_cpumask.
  */
 static __always_inline bool rbtr_scratch_fast_commit(struct rbt_buffer *buffer,
@@ -206,7 +208,7 @@ static __always_inline bool rbtr_scratch_fast_commit(struct rbt_buffer *buffer,
 	if (!keep) {
 		this_cpu_inc(rbtr_scratch.filtered);
 	} else if (rbtr_cpu_traced(file->tr, smp_processor_id())) {
-		ctx = rbtr_ctx_tp(rbtr_trace_ctx_skip(1));
+		ctx = rbtr_ctx_tp(rbtr_trace_ctx_skip(2));
 		ent->type = file->id;
 		ent->flags = ctx >> 16;
 		ent->preempt_count = ctx & 0xff;

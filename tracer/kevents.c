@@ -62,10 +62,12 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
+#include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <rbtrace/rbtrace.h>
 #include "kevents.h"
 #include "stack.h"
+#include "tp.h"
 #include "trace.h"
 
 static LIST_HEAD(rbtr_kevents);
@@ -581,6 +583,12 @@ static void rbtr_kevents_teardown(void)
 		rbtr_event_unregister(&kev->type);
 		kev->registered = false;
 	}
+	/*
+	 * The native route's detach does not wait for its probes
+	 * (kevents_route.c, rbtr_kn_detach()): they may hold a @kev until
+	 * the tracepoints' readers are done.
+	 */
+	tracepoint_synchronize_unregister();
 	rbtr_kevents_free();
 	rbtr_kev_text_exit();
 	if (!IS_ERR(rbtr_kfs()))
@@ -669,6 +677,8 @@ static int rbtr_kev_route_show(struct rbtr_event_type *type, void *data)
 {
 	struct rbtr_kevent *kev = container_of(type, struct rbtr_kevent, type);
 
+	if (rbtr_tp_own(type))
+		seq_printf(data, "%s:%s own\n", type->system, type->name);
 	if (type->reg != rbtr_kev_reg)
 		return 0;
 	seq_printf(data, "%s:%s %s\n", type->system, type->name,
@@ -689,9 +699,10 @@ RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_kev_routes);
  * rbtr_kevents_files - event_routes: how each of the kernel's events is recorded
  * @top: rbtrace's directory
  *
- * One line per event rbtrace has no hand-written probe for,
- * "system:name route": "native" (its probe compiled from the kernel's
- * definition, kevents_route.c) or "perf" (a perf counter per CPU).
+ * One line per event of the kernel, "system:name route": "own" (a
+ * hand-written probe of tp_events.h), "syscalls" (kevents_syscalls.c),
+ * "native" (its probe compiled from the kernel's definition,
+ * kevents_route.c) or "perf" (a perf counter per CPU).
  */
 void rbtr_kevents_files(struct dentry *top)
 {

@@ -120,10 +120,24 @@ static int rbtr_kn_attach(struct rbtr_kevent *kev)
 
 /*
  * Under the kevents mutex, the file set NULL. The probe may still run on
- * another CPU (or, from 7.0, preempted): once unregistered, wait for the
- * tracepoint's readers, after which no probe holds @kev or its files.
- * The wait is grace periods, ~140 ms each under TCG for every event
- * switched off: expedited while it lasts, as the perf route does.
+ * another CPU (or, from 7.0, preempted before it took preemption off),
+ * and nothing here waits for it, as ftrace does not wait when it
+ * disables an event: a grace period per event made "echo 0 >
+ * events/enable" take tens of seconds. What such a late probe can hold:
+ *
+ *  - @kev: freed only after rbtr_kevents_teardown()'s
+ *    tracepoint_synchronize_unregister();
+ *  - the file set it read before the NULL: read with preemption off
+ *    (a sched-RCU reader), freed with kfree_rcu() (rbtr_file_set_del());
+ *  - a file of it, and that file's buffer: freed only after
+ *    rbtr_events_instance_remove()'s tracepoint_synchronize_unregister()
+ *    (R2 there); until then a record written into it after the disable
+ *    is one more, as a hit racing with ftrace's disable is;
+ *  - the probe's code: the module's exit ends with the teardown's wait.
+ *
+ * A probe registered again right after (another tracer enables the
+ * event) is a new entry of the tracepoint's array: the old array goes
+ * after a grace period, by the tracepoint code itself.
  */
 static void rbtr_kn_detach(struct rbtr_kevent *kev)
 {
@@ -133,9 +147,6 @@ static void rbtr_kn_detach(struct rbtr_kevent *kev)
 	if (ret)
 		pr_warn("rbtrace: %s:%s: cannot unregister its native probe (%d)\n",
 			kev->type.system, kev->type.name, ret);
-	rcu_expedite_gp();
-	tracepoint_synchronize_unregister();
-	rcu_unexpedite_gp();
 }
 
 static const struct rbtr_kev_route rbtr_kn_route = {

@@ -177,19 +177,35 @@ static __always_inline const struct rbtr_file_set *rbtr_ksys_files(int dir, int 
 	return kev ? rcu_dereference_sched(kev->files) : NULL;
 }
 
+/*
+ * A record's context is ftrace's for these events: ftrace_syscall_enter()
+ * and _exit() keep preemption off themselves (guard(preempt_notrace)())
+ * and count that level (tracing_gen_ctx_dec() takes off the tracepoint's
+ * only), as this probe's own level is counted here. So the reservation
+ * is rbtr_event_reserve()'s, with that context, and not the tracepoint
+ * events' rbtr_tp_reserve(), whose context leaves their probe's level
+ * out.
+ */
+static __always_inline void *rbtr_ksys_reserve(struct rbt_buffer **buf,
+					       struct rbtr_event_file *file, unsigned int size)
+{
+	*buf = rbtr_live_buffer(file->tr);
+	return rbtr_event_reserve(*buf, file, size, rbtr_ctx_tp(rbtr_trace_ctx()));
+}
+
 static __always_inline void rbtr_ksys_write_enter(struct rbtr_event_file *file, int nr,
 						  const unsigned long *args, unsigned int size)
 {
 	struct rbtr_ksys_enter_rec *r;
 	struct rbt_buffer *buf;
 
-	r = rbtr_tp_reserve(&buf, file, size);
+	r = rbtr_ksys_reserve(&buf, file, size);
 	if (!r)
 		return;
 	r->nr = nr;
 	rbtr_ksys_pad(r);
 	memcpy(r->args, args, size - RBTR_KSYS_ARGS);
-	rbtr_tp_commit(buf, file, r, size);
+	rbtr_event_commit(buf, file, r, size);
 }
 
 static void notrace rbtr_ksys_enter(void *data, struct pt_regs *regs, long id)
@@ -220,13 +236,13 @@ static __always_inline void rbtr_ksys_write_exit(struct rbtr_event_file *file, i
 	struct rbtr_ksys_exit_rec *r;
 	struct rbt_buffer *buf;
 
-	r = rbtr_tp_reserve(&buf, file, sizeof(*r));
+	r = rbtr_ksys_reserve(&buf, file, sizeof(*r));
 	if (!r)
 		return;
 	r->nr = nr;
 	rbtr_ksys_pad(r);
 	r->ret = ret;
-	rbtr_tp_commit(buf, file, r, sizeof(*r));
+	rbtr_event_commit(buf, file, r, sizeof(*r));
 }
 
 static void notrace rbtr_ksys_exit(void *data, struct pt_regs *regs, long ret)

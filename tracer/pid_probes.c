@@ -123,9 +123,16 @@ static void rbtr_pid_follow(struct rbtr_pid_tr *p, enum rbtr_pid_kind kind,
 		set_bit(task->pid, l->bits);
 }
 
+/*
+ * The lists are read under sched-RCU: preemption off here, as the
+ * tracepoints of fork and free no longer keep it off from Linux 7.0
+ * (their probes run under SRCU); the scheduler's (switch, wakeups) are
+ * called with it off in any case.
+ */
 static void rbtr_pid_follow_all(struct rbtr_pid_tr *p, struct task_struct *self,
 				struct task_struct *task)
 {
+	preempt_disable_notrace();
 	if (READ_ONCE(p->fork_opt[RBTR_PID_OPT_EVENT])) {
 		rbtr_pid_follow(p, RBTR_PID_EV, self, task);
 		rbtr_pid_follow(p, RBTR_PID_EV_NO, self, task);
@@ -134,6 +141,7 @@ static void rbtr_pid_follow_all(struct rbtr_pid_tr *p, struct task_struct *self,
 		rbtr_pid_follow(p, RBTR_PID_FN, self, task);
 		rbtr_pid_follow(p, RBTR_PID_FN_NO, self, task);
 	}
+	preempt_enable_notrace();
 }
 
 static void notrace rbtr_pid_fork(void *data, struct task_struct *self, struct task_struct *task)

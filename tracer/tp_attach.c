@@ -59,6 +59,17 @@ static void rbtr_tp_unreg(struct rbtr_event_file *file)
 		pr_warn("rbtrace: %s: cannot unregister the probe (%d)\n", file->type->name, ret);
 }
 
+/**
+ * rbtr_tp_own - is this one of the kernel's events written by rbtrace's own probe?
+ * @type: a registered event type
+ *
+ * Return: true for an event of tp_events.h (event_routes says "own").
+ */
+bool rbtr_tp_own(const struct rbtr_event_type *type)
+{
+	return type->reg == rbtr_tp_reg;
+}
+
 /* Their type from their description; the tracepoint events can be switched. */
 static void rbtr_tp_type_init(struct rbtr_event_type *type, const struct rbtr_tp_desc *d, bool reg)
 {

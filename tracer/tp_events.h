@@ -29,12 +29,13 @@
  *	it prints the record's text ("name: " in front, "\n" after), which
  *	therefore cannot drift from the print fmt.
  *
- * RBTR_TP_EVENT(name, class, system, pair, is_exit, TP_PROTO(...))
+ * RBTR_TP_EVENT(name, class, system, pair, is_exit, TP_PROTO(...), TP_ARGS(...))
  *	An event fed by the kernel's tracepoint of its name, in the order
  *	of enum rbtr_tp_id; its probe is rbtr_probe_<name> (tp_probes.c),
- *	of the tracepoint's TP_PROTO(). @pair is the duration filter's pair
- *	it belongs to (enum rbtr_pair_id) or RBTR_NO_PAIR, @is_exit whether
- *	it ends the pair.
+ *	of the tracepoint's TP_PROTO(), which calls the event's code,
+ *	rbtr_tp_body_<name>(), with TP_ARGS() and preemption off. @pair is
+ *	the duration filter's pair it belongs to (enum rbtr_pair_id) or
+ *	RBTR_NO_PAIR, @is_exit whether it ends the pair.
  *
  * RBTR_DUR_EVENT(name, class, system, pair)
  *	The duration filter's event of @pair, written at the exit of a kept
@@ -76,6 +77,26 @@
 #define RBTR_ULL (unsigned long long)
 #endif
 
+/*
+ * Why these are written by hand, when every other event of the kernel is
+ * recorded from its own definition (kn_stage.h) or through perf:
+ *
+ *  - the pairs of the duration filter (irq, softirq, hrtimer, workqueue,
+ *    raw_syscalls): their probes keep the entry's state per CPU or per
+ *    task and decide at the exit (duration.c), which a compiled probe
+ *    cannot be told to do;
+ *  - sched_switch: the kernel's assignment calls
+ *    __trace_sched_switch_state(), which its header defines only for
+ *    CREATE_TRACE_POINTS, so that it compiles nowhere but in the kernel;
+ *    and the pid filter's probes bracket it (pid_probes.c);
+ *  - sched_process_exec: a filename longer than a record can hold is cut
+ *    to what it holds, where the kernel's assignment (and ftrace) loses
+ *    the record (events/tp-exec-long-path).
+ *
+ * The kernel's other sched events and irq_vectors:irq_work_exit, written
+ * here before, are the compiled route's now (one description per event).
+ */
+
 /* ---- sched ----------------------------------------------------------------- */
 
 RBTR_TP_CLASS(sched_switch,
@@ -102,23 +123,6 @@ RBTR_TP_CLASS(sched_switch,
 			__entry->prev_state & TASK_REPORT_MAX ? "+" : "",
 			__entry->next_comm, __entry->next_pid, __entry->next_prio))
 
-RBTR_TP_CLASS(sched_wakeup_template,
-	      TP_STRUCT__entry(__array(char, comm, RBTR_COMM_LEN)
-			       __field(pid_t, pid)
-			       __field(int, prio)
-			       __field(int, target_cpu)),
-	      TP_printk("comm=%s pid=%d prio=%d target_cpu=%03d",
-			__entry->comm, __entry->pid, __entry->prio, __entry->target_cpu))
-
-RBTR_TP_CLASS(sched_process_fork,
-	      TP_STRUCT__entry(__array(char, parent_comm, RBTR_COMM_LEN)
-			       __field(pid_t, parent_pid)
-			       __array(char, child_comm, RBTR_COMM_LEN)
-			       __field(pid_t, child_pid)),
-	      TP_printk("comm=%s pid=%d child_comm=%s child_pid=%d",
-			__entry->parent_comm, __entry->parent_pid,
-			__entry->child_comm, __entry->child_pid))
-
 RBTR_TP_CLASS(sched_process_exec,
 	      TP_STRUCT__entry(__string(filename)
 			       __field(pid_t, pid)
@@ -126,26 +130,13 @@ RBTR_TP_CLASS(sched_process_exec,
 	      TP_printk("filename=%s pid=%d old_pid=%d", __get_str(filename),
 			__entry->pid, __entry->old_pid))
 
-RBTR_TP_CLASS(sched_process_template,
-	      TP_STRUCT__entry(__array(char, comm, RBTR_COMM_LEN)
-			       __field(pid_t, pid)
-			       __field(int, prio)),
-	      TP_printk("comm=%s pid=%d prio=%d",
-			__entry->comm, __entry->pid, __entry->prio))
-
 RBTR_TP_EVENT(sched_switch, sched_switch, sched, RBTR_NO_PAIR, false,
 	      TP_PROTO(bool preempt, struct task_struct *prev, struct task_struct *next,
-		       unsigned int prev_state))
-RBTR_TP_EVENT(sched_wakeup, sched_wakeup_template, sched, RBTR_NO_PAIR, false,
-	      TP_PROTO(struct task_struct *p))
-RBTR_TP_EVENT(sched_waking, sched_wakeup_template, sched, RBTR_NO_PAIR, false,
-	      TP_PROTO(struct task_struct *p))
-RBTR_TP_EVENT(sched_process_fork, sched_process_fork, sched, RBTR_NO_PAIR, false,
-	      TP_PROTO(struct task_struct *parent, struct task_struct *child))
+		       unsigned int prev_state),
+	      TP_ARGS(preempt, prev, next, prev_state))
 RBTR_TP_EVENT(sched_process_exec, sched_process_exec, sched, RBTR_NO_PAIR, false,
-	      TP_PROTO(struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm))
-RBTR_TP_EVENT(sched_process_exit, sched_process_template, sched, RBTR_NO_PAIR, false,
-	      TP_PROTO(struct task_struct *p))
+	      TP_PROTO(struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm),
+	      TP_ARGS(p, old_pid, bprm))
 
 /* ---- irq ------------------------------------------------------------------- */
 
@@ -166,25 +157,17 @@ RBTR_TP_CLASS(softirq,
 			rbtr_show_softirq_name(__entry->vec)))
 
 RBTR_TP_EVENT(irq_handler_entry, irq_handler_entry, irq, RBTR_PAIR_IRQ, false,
-	      TP_PROTO(int irq, struct irqaction *action))
+	      TP_PROTO(int irq, struct irqaction *action),
+	      TP_ARGS(irq, action))
 RBTR_TP_EVENT(irq_handler_exit, irq_handler_exit, irq, RBTR_PAIR_IRQ, true,
-	      TP_PROTO(int irq, struct irqaction *action, int ret))
+	      TP_PROTO(int irq, struct irqaction *action, int ret),
+	      TP_ARGS(irq, action, ret))
 RBTR_TP_EVENT(softirq_entry, softirq, irq, RBTR_PAIR_SOFTIRQ, false,
-	      TP_PROTO(unsigned int vec_nr))
+	      TP_PROTO(unsigned int vec_nr),
+	      TP_ARGS(vec_nr))
 RBTR_TP_EVENT(softirq_exit, softirq, irq, RBTR_PAIR_SOFTIRQ, true,
-	      TP_PROTO(unsigned int vec_nr))
-
-/*
- * irq_vectors (x86): irq_work_exit only, which the generic route cannot
- * record: the kernel refuses perf sampling on it (TRACE_EVENT_PERF_PERM(),
- * a sample may raise an irq_work); its class is the kernel's irq_vector.
- */
-RBTR_TP_CLASS(irq_vector,
-	      TP_STRUCT__entry(__field(int, vector)),
-	      TP_printk("vector=%d", __entry->vector))
-
-RBTR_TP_EVENT(irq_work_exit, irq_vector, irq_vectors, RBTR_NO_PAIR, false,
-	      TP_PROTO(int vector))
+	      TP_PROTO(unsigned int vec_nr),
+	      TP_ARGS(vec_nr))
 
 /* ---- timer ----------------------------------------------------------------- */
 
@@ -200,9 +183,11 @@ RBTR_TP_CLASS(hrtimer_class,
 	      TP_printk("hrtimer=%p", __entry->hrtimer))
 
 RBTR_TP_EVENT(hrtimer_expire_entry, hrtimer_expire_entry, timer, RBTR_PAIR_HRTIMER, false,
-	      TP_PROTO(struct hrtimer *hrtimer, ktime_t *now))
+	      TP_PROTO(struct hrtimer *hrtimer, ktime_t *now),
+	      TP_ARGS(hrtimer, now))
 RBTR_TP_EVENT(hrtimer_expire_exit, hrtimer_class, timer, RBTR_PAIR_HRTIMER, true,
-	      TP_PROTO(struct hrtimer *hrtimer))
+	      TP_PROTO(struct hrtimer *hrtimer),
+	      TP_ARGS(hrtimer))
 
 /* ---- workqueue ------------------------------------------------------------- */
 
@@ -212,9 +197,11 @@ RBTR_TP_CLASS(workqueue_execute,
 	      TP_printk("work struct %p: function %ps", __entry->work, __entry->function))
 
 RBTR_TP_EVENT(workqueue_execute_start, workqueue_execute, workqueue, RBTR_PAIR_WORK, false,
-	      TP_PROTO(struct work_struct *work))
+	      TP_PROTO(struct work_struct *work),
+	      TP_ARGS(work))
 RBTR_TP_EVENT(workqueue_execute_end, workqueue_execute, workqueue, RBTR_PAIR_WORK, true,
-	      TP_PROTO(struct work_struct *work, work_func_t function))
+	      TP_PROTO(struct work_struct *work, work_func_t function),
+	      TP_ARGS(work, function))
 
 /* ---- raw_syscalls ---------------------------------------------------------- */
 
@@ -231,9 +218,11 @@ RBTR_TP_CLASS(sys_exit,
 	      TP_printk("NR %ld = %ld", __entry->id, __entry->ret))
 
 RBTR_TP_EVENT(sys_enter, sys_enter, raw_syscalls, RBTR_PAIR_SYSCALL, false,
-	      TP_PROTO(struct pt_regs *regs, long id))
+	      TP_PROTO(struct pt_regs *regs, long id),
+	      TP_ARGS(regs, id))
 RBTR_TP_EVENT(sys_exit, sys_exit, raw_syscalls, RBTR_PAIR_SYSCALL, true,
-	      TP_PROTO(struct pt_regs *regs, long ret))
+	      TP_PROTO(struct pt_regs *regs, long ret),
+	      TP_ARGS(regs, ret))
 
 /* ---- the duration filter's events ------------------------------------------ */
 

@@ -56,10 +56,13 @@ static __always_inline bool rbtr_dur_on(void *data)
 	return rbtr_tp_tr(data) == &rbtr_global_trace;
 }
 
-/* The context of the traced code (rbtr_ctx_tp()). */
+/*
+ * The context of the traced code: without the level the probe took
+ * (rbtr_probe_<name>(), tp_probes.c) nor the tracepoint's (rbtr_ctx_tp()).
+ */
 static __always_inline unsigned int rbtr_tp_ctx(void)
 {
-	return rbtr_ctx_tp(rbtr_trace_ctx());
+	return rbtr_ctx_tp(rbtr_trace_ctx_skip(1));
 }
 
 /*
@@ -70,9 +73,10 @@ static __always_inline unsigned int rbtr_tp_ctx(void)
  *
  * The live buffer of the file's tracer is read once per record, into
  * *@buf, and the commit goes to that buffer: a snapshot may swap the live
- * one in between (snapshot.c). Probes run with preemption disabled from
- * here to the commit, which keeps the buffer from being freed under them,
- * and the file (freed after tracepoint_synchronize_unregister()).
+ * one in between (snapshot.c). Probes run with preemption disabled (their
+ * own, rbtr_probe_<name>()) from here to the commit, which keeps the
+ * buffer from being freed under them, and the file (freed after
+ * tracepoint_synchronize_unregister()).
  *
  * The condition word is tested once here: without a bit that matters
  * before the record (the common case), rbtr_event_reserve_plain() tests

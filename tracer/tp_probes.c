@@ -6,10 +6,8 @@
  * rbtrace reads like tracefs's (same fields, offsets, sizes, signedness
  * and print fmt) and libtraceevent and trace-cmd parse the records alike.
  *
- *	sched		sched_switch sched_wakeup sched_waking sched_process_fork
- *			sched_process_exec sched_process_exit
+ *	sched		sched_switch sched_process_exec
  *	irq		irq_handler_entry irq_handler_exit softirq_entry softirq_exit
- *	irq_vectors	irq_work_exit (perf may not sample it: no generic event)
  *	timer		hrtimer_expire_entry hrtimer_expire_exit
  *	workqueue	workqueue_execute_start workqueue_execute_end
  *	raw_syscalls	sys_enter sys_exit
@@ -23,7 +21,8 @@
  * record. The paired events also consult the duration filter
  * (tracing_thresh): see duration.c for its design.
  *
- * Each event is described once, in tp_events.h: its record, how it reads
+ * (tp_events.h says why these are written by hand.) Each event is
+ * described once, in tp_events.h: its record, how it reads
  * (format file, text: tp_format.h, tp_format.c), its tracepoint's
  * prototype and its duration-filter pair, which give the probes'
  * declarations and the table of probes below.
@@ -65,12 +64,12 @@
  * build instead of having its arguments read wrongly (and trapping under
  * kCFI) at run time.
  */
-#define RBTR_TP_EVENT(name, class, system, pair, is_exit, proto)		\
+#define RBTR_TP_EVENT(name, class, system, pair, is_exit, proto, args)	\
 	static void notrace rbtr_probe_##name(void *data, proto);		\
 	static_assert(__same_type(&register_trace_##name,			\
 				  int (*)(typeof(rbtr_probe_##name) *, void *)), \
 		      "rbtr_probe_" #name "() is not of the tracepoint's type"); \
-	RBTR_TP_UNUSED(class, system, pair, is_exit)
+	RBTR_TP_UNUSED(class, system, pair, is_exit, args)
 #include "tp_events.h"
 
 /* The duration filter's events, one per pair. */
@@ -282,8 +281,10 @@ static __always_inline int rbtr_dur_task_exit_hook(void *data, enum rbtr_pair_id
 
 /* ---- probes: sched -------------------------------------------------------- */
 
-static void notrace rbtr_probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
-					    struct task_struct *next, unsigned int prev_state)
+static __always_inline void rbtr_tp_body_sched_switch(void *data, bool preempt,
+						      struct task_struct *prev,
+						      struct task_struct *next,
+						      unsigned int prev_state)
 {
 	struct rbt_buffer *buf;
 	struct rbtr_rec_sched_switch *r;
@@ -301,49 +302,9 @@ static void notrace rbtr_probe_sched_switch(void *data, bool preempt, struct tas
 	rbtr_tp_commit(buf, data, r, sizeof(*r));
 }
 
-static __always_inline void rbtr_write_wakeup(struct rbtr_event_file *file, struct task_struct *p)
-{
-	struct rbt_buffer *buf;
-	struct rbtr_rec_sched_wakeup_template *r;
-
-	r = rbtr_tp_reserve(&buf, file, sizeof(*r));
-	if (!r)
-		return;
-	memcpy(r->comm, p->comm, RBTR_COMM_LEN);
-	r->pid = p->pid;
-	r->prio = p->prio;
-	r->target_cpu = task_cpu(p);
-	rbtr_tp_commit(buf, file, r, sizeof(*r));
-}
-
-static void notrace rbtr_probe_sched_wakeup(void *data, struct task_struct *p)
-{
-	rbtr_write_wakeup(data, p);
-}
-
-static void notrace rbtr_probe_sched_waking(void *data, struct task_struct *p)
-{
-	rbtr_write_wakeup(data, p);
-}
-
-static void notrace rbtr_probe_sched_process_fork(void *data, struct task_struct *parent,
-						  struct task_struct *child)
-{
-	struct rbt_buffer *buf;
-	struct rbtr_rec_sched_process_fork *r;
-
-	r = rbtr_tp_reserve(&buf, data, sizeof(*r));
-	if (!r)
-		return;
-	memcpy(r->parent_comm, parent->comm, RBTR_COMM_LEN);
-	r->parent_pid = parent->pid;
-	memcpy(r->child_comm, child->comm, RBTR_COMM_LEN);
-	r->child_pid = child->pid;
-	rbtr_tp_commit(buf, data, r, sizeof(*r));
-}
-
-static void notrace rbtr_probe_sched_process_exec(void *data, struct task_struct *p,
-						  pid_t old_pid, struct linux_binprm *bprm)
+static __always_inline void rbtr_tp_body_sched_process_exec(void *data, struct task_struct *p,
+							    pid_t old_pid,
+							    struct linux_binprm *bprm)
 {
 	struct rbt_buffer *buf;
 	const unsigned int off = offsetof(struct rbtr_rec_sched_process_exec, __data);
@@ -361,23 +322,10 @@ static void notrace rbtr_probe_sched_process_exec(void *data, struct task_struct
 	rbtr_tp_commit(buf, data, r, off + n);
 }
 
-static void notrace rbtr_probe_sched_process_exit(void *data, struct task_struct *p)
-{
-	struct rbt_buffer *buf;
-	struct rbtr_rec_sched_process_template *r;
-
-	r = rbtr_tp_reserve(&buf, data, sizeof(*r));
-	if (!r)
-		return;
-	memcpy(r->comm, p->comm, RBTR_COMM_LEN);
-	r->pid = p->pid;
-	r->prio = p->prio;
-	rbtr_tp_commit(buf, data, r, sizeof(*r));
-}
-
 /* ---- probes: irq ----------------------------------------------------------- */
 
-static void notrace rbtr_probe_irq_handler_entry(void *data, int irq, struct irqaction *action)
+static __always_inline void rbtr_tp_body_irq_handler_entry(void *data, int irq,
+							   struct irqaction *action)
 {
 	struct rbt_buffer *buf;
 	const unsigned int off = offsetof(struct rbtr_rec_irq_handler_entry, __data);
@@ -417,8 +365,8 @@ static void notrace rbtr_write_irq_dur(int irq, struct irqaction *action, int re
 	rbtr_tp_dur_commit(buf, r);
 }
 
-static void notrace rbtr_probe_irq_handler_exit(void *data, int irq, struct irqaction *action,
-						int ret)
+static __always_inline void rbtr_tp_body_irq_handler_exit(void *data, int irq,
+							  struct irqaction *action, int ret)
 {
 	struct rbt_buffer *buf;
 	struct rbtr_rec_irq_handler_exit *r;
@@ -453,14 +401,14 @@ static __always_inline void rbtr_write_softirq(struct rbtr_event_file *file, uns
 	rbtr_tp_commit(buf, file, r, sizeof(*r));
 }
 
-static void notrace rbtr_probe_softirq_entry(void *data, unsigned int vec)
+static __always_inline void rbtr_tp_body_softirq_entry(void *data, unsigned int vec)
 {
 	if (rbtr_dur_cpu_entry(data, RBTR_PAIR_SOFTIRQ, vec, 0, 0))
 		return;
 	rbtr_write_softirq(data, vec);
 }
 
-static void notrace rbtr_probe_softirq_exit(void *data, unsigned int vec)
+static __always_inline void rbtr_tp_body_softirq_exit(void *data, unsigned int vec)
 {
 	struct rbt_buffer *buf;
 	struct rbtr_rec_softirq_duration *r;
@@ -485,24 +433,10 @@ static void notrace rbtr_probe_softirq_exit(void *data, unsigned int vec)
 	rbtr_tp_dur_commit(buf, r);
 }
 
-/* ---- probes: irq_vectors ----------------------------------------------------- */
-
-static void notrace rbtr_probe_irq_work_exit(void *data, int vector)
-{
-	struct rbt_buffer *buf;
-	struct rbtr_rec_irq_vector *r;
-
-	r = rbtr_tp_reserve(&buf, data, sizeof(*r));
-	if (!r)
-		return;
-	r->vector = vector;
-	rbtr_tp_commit(buf, data, r, sizeof(*r));
-}
-
 /* ---- probes: timer --------------------------------------------------------- */
 
-static void notrace rbtr_probe_hrtimer_expire_entry(void *data, struct hrtimer *hrtimer,
-						    ktime_t *now)
+static __always_inline void rbtr_tp_body_hrtimer_expire_entry(void *data, struct hrtimer *hrtimer,
+							      ktime_t *now)
 {
 	struct rbt_buffer *buf;
 	struct rbtr_rec_hrtimer_expire_entry *r;
@@ -535,7 +469,7 @@ static void notrace rbtr_write_hrtimer_dur(struct hrtimer *hrtimer, const struct
 	rbtr_tp_dur_commit(buf, r);
 }
 
-static void notrace rbtr_probe_hrtimer_expire_exit(void *data, struct hrtimer *hrtimer)
+static __always_inline void rbtr_tp_body_hrtimer_expire_exit(void *data, struct hrtimer *hrtimer)
 {
 	struct rbt_buffer *buf;
 	struct rbtr_rec_hrtimer_class *r;
@@ -573,15 +507,16 @@ static __always_inline void rbtr_write_work(struct rbtr_event_file *file, struct
 	rbtr_tp_commit(buf, file, r, sizeof(*r));
 }
 
-static void notrace rbtr_probe_workqueue_execute_start(void *data, struct work_struct *work)
+static __always_inline void rbtr_tp_body_workqueue_execute_start(void *data,
+								 struct work_struct *work)
 {
 	if (rbtr_dur_task_entry(data, RBTR_PAIR_WORK, (unsigned long)work, NULL, 0))
 		return;
 	rbtr_write_work(data, work, work->func);
 }
 
-static void notrace rbtr_probe_workqueue_execute_end(void *data, struct work_struct *work,
-						     work_func_t function)
+static __always_inline void rbtr_tp_body_workqueue_execute_end(void *data, struct work_struct *work,
+							       work_func_t function)
 {
 	struct rbt_buffer *buf;
 	struct rbtr_rec_workqueue_execute_duration *r;
@@ -615,7 +550,7 @@ static void notrace rbtr_probe_workqueue_execute_end(void *data, struct work_str
 #define RBTR_SYS_ID	0
 #define RBTR_SYS_ARGS	1
 
-static void notrace rbtr_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+static __always_inline void rbtr_tp_body_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct rbt_buffer *buf;
 	unsigned long e[RBTR_SYS_ARGS + 6];
@@ -651,7 +586,7 @@ static void notrace rbtr_write_sys_dur(long ret, const struct rbtr_dur_match *m)
 	rbtr_tp_dur_commit(buf, r);
 }
 
-static void notrace rbtr_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+static __always_inline void rbtr_tp_body_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	struct rbt_buffer *buf;
 	struct rbtr_rec_sys_exit *r;
@@ -674,13 +609,35 @@ static void notrace rbtr_probe_sys_exit(void *data, struct pt_regs *regs, long r
 	rbtr_tp_commit(buf, data, r, sizeof(*r));
 }
 
+/* ---- the probes ------------------------------------------------------------------ */
+
+/*
+ * Each probe as the tracepoint calls it: the event's code with
+ * preemption off. On 6.1 and 6.12 the tracepoint has it off already;
+ * from Linux 7.0 it calls its probes under SRCU, preemptible, and the
+ * code needs it off from the live buffer's read to the commit (the
+ * buffer is freed a grace period after a snapshot swapped it out,
+ * snapshot.c), for its per-CPU duration state (duration.c) and for the
+ * file's condition and filter, read under sched-RCU. The context of the
+ * record leaves this level out (rbtr_tp_ctx()).
+ */
+#define RBTR_TP_EVENT(name, class, system, pair, is_exit, proto, args)	\
+	static void notrace rbtr_probe_##name(void *data, proto)		\
+	{									\
+		preempt_disable_notrace();					\
+		rbtr_tp_body_##name(data, args);				\
+		preempt_enable_notrace();					\
+	}									\
+	RBTR_TP_UNUSED(class, system, pair, is_exit)
+#include "tp_events.h"
+
 /* ---- the table of probes ----------------------------------------------------- */
 
 /* The probes of the events of tp_events.h, in its order. */
 struct rbtr_tp_event rbtr_tp_events[RBTR_TP_NR] = {
-#define RBTR_TP_EVENT(name, class, system, _pair, _is_exit, proto)		\
+#define RBTR_TP_EVENT(name, class, system, _pair, _is_exit, proto, args)	\
 	[RBTR_TP_##name] = {							\
 		.probe = rbtr_probe_##name, .pair = (_pair), .is_exit = (_is_exit) \
-	}, RBTR_TP_UNUSED(class, system, proto)
+	}, RBTR_TP_UNUSED(class, system, proto, args)
 #include "tp_events.h"
 };
