@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh [--events N] [--worktree]: rbtrace against ftrace in the same
+# bench.sh [--events N] [--worktree] [--parts LIST]: rbtrace against ftrace in the same
 # boot: write cost (and against the limit, a per-CPU array), read
 # throughput (splice of trace_pipe_raw, trace_pipe text), tracing overhead
 # (hackbench), memory beyond the data pages, the latch clock read from
@@ -16,15 +16,20 @@
 # read rows measured). Builds the committed module
 # with the working tree's bench/ (--worktree: the working tree). Writes
 # bench/results/<date>-<kernel>.md and .png, and copies the .md to latest.md.
+# --parts LIST (bench/bench.sh's parts, e.g. events,hball): the -icount
+# boot only, with those parts, into bench/results/<date>-<kernel>-<parts>.md;
+# latest.md is left as it is.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 events=20000
 worktree=0
+parts=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--events) events=$2; shift 2 ;;
 	--worktree) worktree=1; shift ;;
+	--parts) parts=$2; shift 2 ;;
 	*) rbt_die "bench: unknown argument $1" ;;
 	esac
 done
@@ -57,6 +62,17 @@ gcc -O2 -Wall -Wextra -Werror -I "$RBT_TOP/include/uapi" -o "$bdir/bench/rbt_ucl
 
 runs=$RBT_CACHE/runs/bench-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$runs"
+if [ -n "$parts" ]; then
+	"$RBT_TOP/scripts/qemu-run.sh" --icount --smp 2 --timeout 3600 --results "$runs/icount" \
+		"$RBT_TOP/bench/bench.sh" "$bdir" "$events" "$runs/icount/bench.txt" "$parts" >&2 ||
+		rbt_die "bench: the -icount boot failed (see $runs/icount)"
+	kver=$(basename "$kdir")
+	out=$RBT_TOP/bench/results/$(date +%Y-%m-%d)-${kver}-${parts//,/-}.md
+	python3 "$RBT_TOP/scripts/bench-report.py" --kernel "$kver" --events "$events" \
+		--icount "$runs/icount/bench.txt" --partial --md "$out"
+	rbt_log "results: $out"
+	exit 0
+fi
 # memmap=: a reserved range for the persistent buffer's write cost.
 "$RBT_TOP/scripts/qemu-run.sh" --icount --smp 2 --timeout 3600 --results "$runs/icount" \
 	--append 'memmap=4M$0x70000000' \

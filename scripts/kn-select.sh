@@ -33,7 +33,14 @@
 #     declarations) leaves the whole header on perf, with the first
 #     diagnostic as the reason; kn/<header>.skip keeps each name left out
 #     with its own.
-#  5. kn/selected.mk (the objects for Kbuild), kn/list.c (their table),
+#  5. With RBT_KN_CACHE set (a directory: scripts/lib.sh sets it for the
+#     project's own builds), the verdicts and the kept objects are kept
+#     there under a key of everything they depend on (this script,
+#     rbtrace's headers, the kernel's headers directory, Module.symvers
+#     and .config, the source, the make arguments): another build
+#     directory of the same key (a fresh clone, the DKMS build of the
+#     same kernel) takes them instead of compiling them again.
+#  6. kn/selected.mk (the objects for Kbuild), kn/list.c (their table),
 #     kn/native_events.txt (every header, kept or not, and why) and one
 #     line on stdout.
 set -euo pipefail
@@ -404,6 +411,74 @@ verdict() {
 }
 
 make_args=("$@")
+
+# The shared cache (5). The key: what a unit's object and verdict depend
+# on besides its header (which is the kernel's, under kdir or src).
+cache=
+if [ -n "${RBT_KN_CACHE:-}" ]; then
+	key=$({
+		cat "$0" "$top"/tracer/*.h "$top"/include/rbtrace/*.h
+		echo "$(cd "$kdir" && pwd -P)|$src|$arch|${make_args[*]}"
+		cat "$kdir/Module.symvers" "$kdir/.config" 2>/dev/null
+		cat "$kdir/include/generated/utsrelease.h" 2>/dev/null
+	} | sha256sum | cut -c1-16)
+	cache=$RBT_KN_CACHE/$key
+fi
+
+# cache_take: every unit's verdict (and a kept one's object, its
+# kbuild command file moved to this directory, then made newer than
+# every file it depends on: kbuild keeps it) from the cache. False if
+# the cache has none for this key.
+cache_take() {
+	local id from
+	[ -n "$cache" ] && [ -e "$cache/complete" ] || return 1
+	from=$(cat "$cache/top")
+	for id in "${ids[@]}"; do
+		[ -e "$cache/$id.res" ] || return 1
+	done
+	for id in "${ids[@]}"; do
+		rm -f "$kn/$id.o" "$kn/$id.skip" "$kn/$id.alone"
+		cp "$cache/$id.res" "$kn/$id.res"
+		[ ! -e "$cache/$id.skip" ] || cp "$cache/$id.skip" "$kn/$id.skip"
+		[ ! -e "$cache/$id.alone" ] || cp "$cache/$id.alone" "$kn/$id.alone"
+		write_unit "$id" "$(cat "$kn/$id.hdr")"
+		if [ -e "$cache/$id.o" ]; then
+			cp "$cache/$id.o" "$kn/$id.o"
+			sed "s|$from|$top|g" "$cache/.$id.o.cmd" >"$kn/.$id.o.cmd"
+		fi
+	done
+	# Newer than the sources copied into this directory a moment ago.
+	sleep 1
+	for id in "${ids[@]}"; do
+		[ ! -e "$kn/$id.o" ] || touch "$kn/$id.o"
+	done
+	echo "# verdicts and objects of $cache" >"$kn/probe-all.log"
+}
+
+# cache_put: this directory's verdicts and kept objects into the cache.
+cache_put() {
+	local id tmp
+	[ -n "$cache" ] && [ ! -e "$cache/complete" ] || return 0
+	mkdir -p "$RBT_KN_CACHE"
+	tmp=$(mktemp -d "$RBT_KN_CACHE/.new.XXXXXX")
+	echo "$top" >"$tmp/top"
+	for id in "${ids[@]}"; do
+		[ -e "$kn/$id.res" ] || { rm -rf "$tmp"; return 0; }
+		cp "$kn/$id.res" "$tmp/"
+		[ ! -e "$kn/$id.skip" ] || cp "$kn/$id.skip" "$tmp/"
+		[ ! -e "$kn/$id.alone" ] || cp "$kn/$id.alone" "$tmp/"
+		if [ -e "$kn/$id.o" ] && [ -e "$kn/.$id.o.cmd" ]; then
+			cp "$kn/$id.o" "$kn/.$id.o.cmd" "$tmp/"
+		fi
+	done
+	touch "$tmp/complete"
+	# Another build of the same key may have put it first: keep that one.
+	mv -T "$tmp" "$cache" 2>/dev/null || rm -rf "$tmp"
+}
+
+if [ ${#probe[@]} -gt 0 ] && cache_take; then
+	probe=()
+fi
 round=0 again=("${probe[@]}")
 while [ ${#again[@]} -gt 0 ]; do
 	compile "${again[@]}"
@@ -422,6 +497,8 @@ while [ ${#again[@]} -gt 0 ]; do
 	done
 	again=("${next[@]}")
 done
+
+cache_put
 
 # The lists.
 kept=() nsys=0 nev=0 nperf=0

@@ -3,6 +3,9 @@
 
 RBT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RBT_CACHE=${RBTRACE_CACHE:-/var/cache/rbtrace}
+# scripts/kn-select.sh's verdicts and objects, shared by every build
+# directory of the same kernel and sources (a fresh clone, DKMS's).
+export RBT_KN_CACHE=${RBT_KN_CACHE:-$RBT_CACHE/kn}
 
 rbt_die() {
 	echo "rbtrace: $*" >&2
