@@ -87,7 +87,26 @@ main() {
 		make -C "$dir/tests/tpmod" KDIR="$kdir" clean >/dev/null 2>&1 || rm -f "$dir"/tests/tpmod/*.o
 		rbt_die "build-module: warnings building against $kdir (log: $dir/build.log)"
 	fi
+	sign_modules "$kdir" "$dir"
 	echo "$dir"
+}
+
+# sign_modules KDIR DIR: sign every module built in DIR with the kernel's
+# own key, where the kernel build has one (the test kernel: a distribution's
+# headers have none). The test kernel has the lockdown LSM, which refuses an
+# unverifiable module whole at lockdown=integrity, before the parameters
+# module/lockdown-params is about. A module already signed is left alone:
+# sign-file would append a second signature.
+sign_modules() {
+	local kdir=$1 dir=$2 ko
+	local key=$kdir/certs/signing_key.pem cert=$kdir/certs/signing_key.x509
+	[ -f "$key" ] && [ -f "$cert" ] && [ -x "$kdir/scripts/sign-file" ] || return 0
+	grep -qx 'CONFIG_MODULE_SIG=y' "$kdir/.config" 2>/dev/null || return 0
+	while IFS= read -r ko; do
+		tail -c 28 "$ko" | grep -q 'Module signature appended' && continue
+		"$kdir/scripts/sign-file" sha256 "$key" "$cert" "$ko" ||
+			rbt_die "build-module: signing $ko with $key failed"
+	done < <(find "$dir" -name '*.ko' -not -path "$dir/kn/*")
 }
 
 main "$@"
