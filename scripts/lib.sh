@@ -45,7 +45,9 @@ rbt_stock612_flavour() {
 
 # rbt_private_build KDIR DIR [SUBDIR...]: copy the sources (no build
 # products of other kernels) to DIR and build rbtrace.ko there against
-# KDIR, then each SUBDIR's modules against it. A copy of one's own, that
+# KDIR as "make module" does (the kernel's events compiled in: kbuild's
+# own "modules" would leave them all on perf), then each SUBDIR's modules
+# against it. A copy of one's own, that
 # no other build in the tree changes underneath. A failed build may be a
 # stale copy: it is retried once from an empty one. Log: DIR/build.log.
 rbt_private_build() {
@@ -56,8 +58,8 @@ rbt_private_build() {
 			rsync -a --delete --exclude=.git --exclude=tests/kunit --exclude='bench/results' \
 				--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 				--exclude='.*.cmd' --exclude='.*.d' --exclude=Module.symvers \
-				--exclude=modules.order --exclude=build.log "$RBT_TOP/" "$dir/" &&
-			make -s -C "$kdir" M="$dir" W=1 modules >"$dir/build.log" 2>&1 || return 1
+				--exclude=modules.order --exclude=build.log --exclude=/kn/ "$RBT_TOP/" "$dir/" &&
+			make -s -C "$dir" KDIR="$kdir" W=1 module >"$dir/build.log" 2>&1 || return 1
 		for sub in "$@"; do
 			make -s -C "$kdir" M="$dir/$sub" W=1 KBUILD_EXTRA_SYMBOLS="$dir/Module.symvers" \
 				modules >>"$dir/build.log" 2>&1 || return 1
