@@ -58,10 +58,17 @@ evb_all() {
 	a=$(date +%s%N)
 	# On perf's route alone the kernel refuses irq_vectors:irq_work_exit
 	# (TRACE_EVENT_PERF_PERM: a sampling counter on it would loop through
-	# irq_work): the others are on, and the write says EPERM, as ftrace's
-	# does for an event that fails among many.
+	# irq_work), and a write of rbtrace's is all or nothing: there, each
+	# system's enable but irq_vectors', then irq_vectors' events but that
+	# one (a write a system: the loop's own cost is small beside perf's).
 	if [ "$1" = rbtrace-perf ]; then
-		echo 1 >"$d/events/enable" 2>/dev/null || true
+		for s in "$d"/events/*/; do
+			[ "$s" != "$d/events/irq_vectors/" ] || continue
+			echo 1 >"$s/enable"
+		done
+		for s in "$d"/events/irq_vectors/*/; do
+			[ "$s" = "$d/events/irq_vectors/irq_work_exit/" ] || echo 1 >"$s/enable"
+		done
 	else
 		echo 1 >"$d/events/enable"
 	fi
