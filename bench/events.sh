@@ -63,7 +63,8 @@ evb_all() {
 	# one (a write a system: the loop's own cost is small beside perf's).
 	if [ "$1" = rbtrace-perf ]; then
 		for s in "$d"/events/*/; do
-			[ "$s" != "$d/events/irq_vectors/" ] || continue
+			# ftrace's own formats (events/ftrace) are not switched.
+			case $s in */events/irq_vectors/ | */events/ftrace/) continue ;; esac
 			echo 1 >"$s/enable"
 		done
 		for s in "$d"/events/irq_vectors/*/; do
