@@ -517,6 +517,39 @@ unsigned short rbtr_kevents_id(const char *system, const char *name)
 	return 0;
 }
 
+/*
+ * The route and the printer of @kev, at load, from the kernel's event
+ * file of it. Holding the file holds the event's module
+ * (trace_get_event_file() takes a reference, and fails for a module
+ * going away): the module is pinned from here until
+ * rbtr_kevents_mod_init()'s notifier follows it (rbtr_kn_module_pin()),
+ * so that its tracepoints, which the native route registers its probe
+ * on, cannot go unseen in between.
+ *
+ * Return: 0, or -ENOENT when the kernel no longer has the event (its
+ * module went since available_events was read, or is going), or could
+ * not pin its module: left out, as a module that comes up while rbtrace
+ * loads is.
+ */
+static int rbtr_kev_route_text(struct rbtr_kevent *kev)
+{
+	struct trace_event_file *file;
+	struct module *mod;
+
+	file = trace_get_event_file(NULL, kev->type.system, kev->type.name);
+	if (IS_ERR(file))
+		return -ENOENT;
+	mod = file->event_call->module;
+	if (mod && !rbtr_kn_module_pin(mod)) {
+		trace_put_event_file(file);
+		return -ENOENT;
+	}
+	kev->route = rbtr_kev_route_find(kev, mod);
+	rbtr_kev_text_attach(kev, file);
+	trace_put_event_file(file);
+	return 0;
+}
+
 /**
  * rbtr_kevents_register - register the events without a native probe
  *
@@ -537,10 +570,12 @@ int rbtr_kevents_register(void)
 	list_for_each_entry_safe(kev, tmp, &rbtr_kevents, node) {
 		kev->type.reg = rbtr_kev_reg;
 		kev->type.unreg = rbtr_kev_unreg;
-		kev->route = rbtr_kev_route_find(kev);
-		rbtr_kev_text_attach(kev);
-		ret = rbtr_event_register(&kev->type);
-		if (ret == -EEXIST) {
+		/* -ENOENT: its module went since available_events was read. */
+		ret = rbtr_kev_route_text(kev);
+		if (!ret)
+			ret = rbtr_event_register(&kev->type);
+		/* -EEXIST: an event of rbtrace's own has the name. */
+		if (ret == -ENOENT || ret == -EEXIST) {
 			list_del(&kev->node);
 			rbtr_kev_free(kev);
 			continue;
@@ -561,9 +596,11 @@ int rbtr_kevents_register(void)
 	ret = rbtr_kevents_mod_init();
 	if (ret)
 		goto fail;
+	rbtr_kn_modules_unpin();
 	return 0;
 fail:
 	rbtr_kevents_exit();
+	rbtr_kn_modules_unpin();
 	return ret;
 }
 

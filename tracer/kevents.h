@@ -77,7 +77,8 @@ struct rbtr_kev_route {
  * @route: how it records when not through perf (NULL: perf's counters,
  *         @pe); set once before it is registered (rbtr_kev_route_find())
  * @kn: the native route's compiled event (kevents_route.c), or NULL
- * @kn_tp: the native route's tracepoint, the core kernel's
+ * @kn_tp: the native route's tracepoint, the core kernel's or a module's
+ *         (the event is freed before that module goes: kevents_mod.c)
  * @registered: in the registry
  * @was_enabled: enabled once: its records may be in the buffers
  *
@@ -149,14 +150,18 @@ static inline bool rbtr_kev_ptr_marked(u64 v)
 }
 
 /* kevents_text.c: the text of an event by the kernel's own printer */
-void rbtr_kev_text_attach(struct rbtr_kevent *kev);
+struct trace_event_file;
+void rbtr_kev_text_attach(struct rbtr_kevent *kev, struct trace_event_file *file);
 int rbtr_kev_text_init(void);
 void rbtr_kev_text_exit(void);
 bool rbtr_kev_text(struct seq_buf *s, const struct rbtr_kevent *kev, const void *rec,
 		   unsigned int len);
 
 /* kevents_route.c: the route of an event, asked once before it is registered */
-const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev);
+struct module;
+const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev, struct module *mod);
+bool rbtr_kn_module_pin(struct module *mod);
+void rbtr_kn_modules_unpin(void);
 void rbtr_kev_route_report(unsigned int native, unsigned int all);
 
 /* kevents_syscalls.c: the syscalls events' route, or NULL */

@@ -20,8 +20,10 @@
  *    (perf's teardown uses it), then the events are unregistered, their
  *    files removed (debugfs waits for the operations in flight on them;
  *    a file opened before fails later reads and writes with EIO), and
- *    freed after an RCU grace period, which also waits out the overflow
- *    handlers and the trace readers printing one of their records.
+ *    freed after the tracepoints' grace periods, which also wait out the
+ *    overflow handlers, the native probes still running on the module's
+ *    tracepoints (kevents_route.c) and the trace readers printing one of
+ *    their records.
  *
  * Which events are a module's: the ones its struct module lists
  * (mod->trace_events), found by system, name and id; the same for a
@@ -50,6 +52,7 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/trace_events.h>
+#include <linux/tracepoint.h>
 #include <rbtrace/rbtrace.h>
 #include "kevents.h"
 #include "persist.h"
@@ -97,6 +100,8 @@ static long rbtr_kev_mod_add(struct vfsmount *mnt, struct module *mod, const cha
 	kev = n < 0 ? ERR_PTR(n) : rbtr_kev_parse(system, name, *buf, n);
 	if (IS_ERR(kev))
 		return PTR_ERR(kev);
+	/* @mod is up until its GOING, which waits for this call's mutex. */
+	kev->route = rbtr_kev_route_find(kev, mod);
 	ret = rbtr_kevents_add(kev);
 	if (!ret)
 		return 0;
@@ -167,11 +172,16 @@ static void rbtr_kev_mod_going(struct module *mod)
 	if (list_empty(&gone))
 		return;
 	/*
-	 * No new reader or handler finds them (their ids are erased, their
-	 * counters gone); wait for those that did: both run under RCU
-	 * (rbtr_event_print(), and perf's probe with preemption off).
+	 * No new reader, handler or probe finds them (their ids are erased,
+	 * their counters gone, their native probes unregistered from the
+	 * module's tracepoints); wait for those that did: the readers run
+	 * under RCU (rbtr_event_print()), perf's probe and the native ones
+	 * as the tracepoint's callbacks (preemption off, or under the
+	 * tracepoints' SRCU from 7.0): tracepoint_synchronize_unregister()
+	 * waits for both kinds. The module's memory (its tracepoints, the
+	 * code that calls them) goes only after this notifier returns.
 	 */
-	synchronize_rcu();
+	tracepoint_synchronize_unregister();
 	list_for_each_entry_safe(kev, tmp, &gone, node) {
 		list_del(&kev->node);
 		rbtr_kev_free(kev);

@@ -19,17 +19,34 @@
  *    (struct trace_event_raw_<class>) and every field of its format file
  *    at the same offset with the same size, in the same order (a module
  *    built against other headers than the kernel's records perf's way),
- *  - its tracepoint is the core kernel's (for_each_kernel_tracepoint()):
- *    an event of a module stays on perf (kevents_mod.c follows those).
+ *  - its tracepoint is found: the core kernel's
+ *    (for_each_kernel_tracepoint()), or, for an event of a module, that
+ *    module's (mod->tracepoints_ptrs), the module defining an event of
+ *    that system and name (mod->trace_events).
  * Its probe is registered on the tracepoint, with the event as data,
  * while the event is enabled in a tracer at least.
+ *
+ * A module's tracepoint must outlive every probe registered on it and
+ * the event that points at it. kevents_mod.c's notifier removes a
+ * module's events at MODULE_STATE_GOING, before the kernel's notifiers
+ * and before the module's memory goes: their probes are unregistered
+ * there, their late runs waited for (tracepoint_synchronize_unregister())
+ * and the events freed. That notifier is registered only once the
+ * kernel's events are (rbtr_kevents_mod_init()); the modules of the
+ * events read at load are pinned from before their events are routed
+ * until then (kevents.c, rbtr_kn_module_pin() and _unpin()), so that
+ * none goes unseen in between. The event of a module already going then
+ * is left out.
  *
  * Module parameter native_events=0 keeps every event on perf, the
  * syscalls' too (make bench compares the routes with it).
  */
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 #include "kevents.h"
 #include "kn.h"
@@ -155,13 +172,85 @@ static const struct rbtr_kev_route rbtr_kn_route = {
 	.detach	= rbtr_kn_detach,
 };
 
+/* The modules pinned at load, while the kernel's events are routed. */
+static struct module **rbtr_kn_mods;
+static unsigned int rbtr_kn_nr_mods;
+
+/**
+ * rbtr_kn_module_pin - hold a module until rbtrace's notifier follows it
+ * @mod: the module of an event read at load, held by the caller
+ *
+ * Once per module: a reference of rbtrace's, dropped by
+ * rbtr_kn_modules_unpin().
+ *
+ * Return: false (no memory): its events are left out.
+ */
+bool rbtr_kn_module_pin(struct module *mod)
+{
+	struct module **mods;
+	unsigned int i;
+
+	for (i = 0; i < rbtr_kn_nr_mods; i++)
+		if (rbtr_kn_mods[i] == mod)
+			return true;
+	mods = krealloc_array(rbtr_kn_mods, rbtr_kn_nr_mods + 1, sizeof(*mods), GFP_KERNEL);
+	if (!mods)
+		return false;
+	rbtr_kn_mods = mods;
+	/* The caller's reference keeps it up: this one cannot fail. */
+	__module_get(mod);
+	rbtr_kn_mods[rbtr_kn_nr_mods++] = mod;
+	return true;
+}
+
+/**
+ * rbtr_kn_modules_unpin - let them go
+ *
+ * Called once kevents_mod.c's notifier follows them, or when the
+ * registration fails.
+ */
+void rbtr_kn_modules_unpin(void)
+{
+	while (rbtr_kn_nr_mods)
+		module_put(rbtr_kn_mods[--rbtr_kn_nr_mods]);
+	kfree(rbtr_kn_mods);
+	rbtr_kn_mods = NULL;
+}
+
+/* Does @mod define the event system:name? */
+static bool rbtr_kn_mod_has(struct module *mod, const struct rbtr_kevent *kev)
+{
+	struct trace_event_call *call;
+	unsigned int i;
+
+	for (i = 0; i < mod->num_trace_events; i++) {
+		call = mod->trace_events[i];
+		if (call->class && call->class->system &&
+		    !strcmp(call->class->system, kev->type.system) &&
+		    !strcmp(trace_event_name(call), kev->type.name))
+			return true;
+	}
+	return false;
+}
+
+/* The tracepoint of @kev: @mod's, or the core kernel's. */
+static struct tracepoint *rbtr_kn_tp(const struct rbtr_kevent *kev, struct module *mod)
+{
+	if (mod)
+		return rbtr_kn_mod_has(mod, kev) ?
+			rbtr_tp_find_in_module(mod, kev->type.name) : NULL;
+	return rbtr_tp_find(kev->type.name);
+}
+
 /**
  * rbtr_kev_route_find - the route of a kernel event
  * @kev: the event, parsed from the kernel's format file, not registered
+ * @mod: the module whose event it is (pinned, or in its notifier call),
+ *       or NULL for the core kernel's
  *
  * Return: the route, or NULL for perf's.
  */
-const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev)
+const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev, struct module *mod)
 {
 	const struct rbtr_kev_route *route;
 	const struct rbtr_kn_event *ev;
@@ -182,8 +271,7 @@ const struct rbtr_kev_route *rbtr_kev_route_find(struct rbtr_kevent *kev)
 				kev->type.system, kev->type.name);
 		return NULL;
 	}
-	/* Only the core kernel's: a module's event stays on perf. */
-	tp = rbtr_tp_find(kev->type.name);
+	tp = rbtr_kn_tp(kev, mod);
 	if (!tp)
 		return NULL;
 	kev->kn = ev;

@@ -41,26 +41,21 @@ static DEFINE_SPINLOCK(rbtr_kt_lock);
 /**
  * rbtr_kev_text_attach - find the kernel's printer of an event
  * @kev: the event, parsed, not yet registered
+ * @file: the kernel's event file of it, held (trace_get_event_file())
  *
  * At load, process context. Leaves @kev->call NULL for an event of a
  * module, one without a printer, or one whose id is not the kernel's.
  */
-void rbtr_kev_text_attach(struct rbtr_kevent *kev)
+void rbtr_kev_text_attach(struct rbtr_kevent *kev, struct trace_event_file *file)
 {
-	struct trace_event_file *file;
-	struct trace_event_call *call;
+	struct trace_event_call *call = file->event_call;
 
-	file = trace_get_event_file(NULL, kev->type.system, kev->type.name);
-	if (IS_ERR(file))
-		return;
-	call = file->event_call;
 	if (!call->module && !(call->flags & TRACE_EVENT_FL_DYNAMIC) &&
 	    call->event.type == kev->type.id && call->event.funcs &&
 	    call->event.funcs->trace) {
 		kev->call = call;
 		rbtr_kt_tr = file->tr;
 	}
-	trace_put_event_file(file);
 }
 
 /**

@@ -56,6 +56,8 @@ void rbtr_dur_pair_set(enum rbtr_pair_id id, bool is_exit, bool on);
 int rbtr_tracepoints_init(struct rbtr_trace *tr);
 void rbtr_tracepoints_exit(void);
 struct tracepoint *rbtr_tp_find(const char *name);
+struct module;
+struct tracepoint *rbtr_tp_find_in_module(struct module *mod, const char *name);
 struct rbtr_event_type;
 bool rbtr_tp_own(const struct rbtr_event_type *type);
 

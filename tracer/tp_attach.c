@@ -16,6 +16,7 @@
  * (tracepoint_synchronize_unregister()) before the buffer goes away.
  */
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include "event.h"
@@ -122,6 +123,26 @@ struct tracepoint *rbtr_tp_find(const char *name)
 
 	for_each_kernel_tracepoint(rbtr_tp_match, &want);
 	return want.tp;
+}
+
+/**
+ * rbtr_tp_find_in_module - a module's tracepoint of a name
+ * @mod: the module, pinned or in its own notifier call
+ * @name: its name
+ *
+ * Return: the tracepoint, or NULL.
+ */
+struct tracepoint *rbtr_tp_find_in_module(struct module *mod, const char *name)
+{
+	struct tracepoint *tp;
+	unsigned int i;
+
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		tp = tracepoint_ptr_deref(mod->tracepoints_ptrs + i);
+		if (!strcmp(tp->name, name))
+			return tp;
+	}
+	return NULL;
 }
 
 /* Both events of pair @id are in the registry. */
