@@ -21,8 +21,7 @@
  *    built against other headers than the kernel's records perf's way),
  *  - its tracepoint is found: the core kernel's
  *    (for_each_kernel_tracepoint()), or, for an event of a module, that
- *    module's (mod->tracepoints_ptrs), the module defining an event of
- *    that system and name (mod->trace_events).
+ *    module's (mod->tracepoints_ptrs).
  * Its probe is registered on the tracepoint, with the event as data,
  * while the event is enabled in a tracer at least.
  *
@@ -46,7 +45,6 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 #include "kevents.h"
 #include "kn.h"
@@ -217,28 +215,15 @@ void rbtr_kn_modules_unpin(void)
 	rbtr_kn_mods = NULL;
 }
 
-/* Does @mod define the event system:name? */
-static bool rbtr_kn_mod_has(struct module *mod, const struct rbtr_kevent *kev)
-{
-	struct trace_event_call *call;
-	unsigned int i;
-
-	for (i = 0; i < mod->num_trace_events; i++) {
-		call = mod->trace_events[i];
-		if (call->class && call->class->system &&
-		    !strcmp(call->class->system, kev->type.system) &&
-		    !strcmp(trace_event_name(call), kev->type.name))
-			return true;
-	}
-	return false;
-}
-
-/* The tracepoint of @kev: @mod's, or the core kernel's. */
+/*
+ * The tracepoint of @kev: @mod's, or the core kernel's. Both callers know
+ * @mod defines the event (the event file's module at load, an entry of
+ * mod->trace_events at LIVE): only the tracepoint is looked for.
+ */
 static struct tracepoint *rbtr_kn_tp(const struct rbtr_kevent *kev, struct module *mod)
 {
 	if (mod)
-		return rbtr_kn_mod_has(mod, kev) ?
-			rbtr_tp_find_in_module(mod, kev->type.name) : NULL;
+		return rbtr_tp_find_in_module(mod, kev->type.name);
 	return rbtr_tp_find(kev->type.name);
 }
 
