@@ -170,7 +170,10 @@ static const struct rbtr_kev_route rbtr_kn_route = {
 	.detach	= rbtr_kn_detach,
 };
 
-/* The modules pinned at load, while the kernel's events are routed. */
+/*
+ * The modules pinned at load, while the kernel's events are routed: touched
+ * by rbtrace's init alone (rbtr_kevents_register()), so no lock.
+ */
 static struct module **rbtr_kn_mods;
 static unsigned int rbtr_kn_nr_mods;
 
