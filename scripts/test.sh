@@ -243,6 +243,8 @@ boot_verdict() {
 	else
 		pass "boot:$label"
 	fi
+	[ ! -d "$dir/clock-jump" ] ||
+		rbt_log "boot:$label: booted twice: the host's clock leapt during the first (qemu-run.sh; see $dir/clock-jump/console.log)"
 	# A guest that reboots (qemu-run --reboot): each boot's log on its own,
 	# cut at the crash its script asked for (console-bootN.log).
 	logs=("$dir/console.log")
