@@ -19,7 +19,7 @@ KDIR ?= $(wildcard /lib/modules/$(shell uname -r)/build)
 W ?= 1
 PREFIX ?= /usr/local
 
-.PHONY: all module tests samples clean install kdir check test demo bench torture
+.PHONY: all module tests samples clean install kdir check test demo bench torture FORCE
 
 all: module
 
@@ -42,8 +42,17 @@ KN_DEPS := $(addprefix $(TOP)/tracer/,kn_stage.h kn.h event.h kevents.h trace.h)
 	   $(wildcard $(KN_SRC)/include/trace/events $(KN_SRC)/arch/*/include/asm/trace)
 KN_ARGS := W=$(W)
 
-$(TOP)/kn/selected.mk: $(KN_DEPS)
+$(TOP)/kn/selected.mk: $(KN_DEPS) $(TOP)/kn/source
 	$(TOP)/scripts/kn-select.sh $(KDIR) $(TOP) $(KN_ARGS)
+
+# The kernel source the selection uses (KSRC=, or linux-source extracted
+# in /usr/src): rewritten only when it changes, so that a source given or
+# extracted after a first build chooses again.
+$(TOP)/kn/source: FORCE
+	@mkdir -p $(TOP)/kn; s=$$($(TOP)/scripts/kn-select.sh --source $(KDIR)); \
+	if [ ! -f $@ ] || [ "$$(cat $@)" != "$$s" ]; then echo "$$s" >$@; fi
+
+FORCE:
 
 module: $(TOP)/kn/selected.mk
 	$(MAKE) -C $(KDIR) M=$(TOP) W=$(W) modules

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kn-select.sh KDIR TOP [MAKE ARGS...]
+# kn-select.sh --source KDIR: print the kernel source it would use (1.),
+#                             or nothing
 #
 # Which of the kernel's event headers become native probes of rbtrace
 # (tracer/kn_stage.h), decided for the kernel built against (KDIR), in
@@ -45,6 +47,12 @@
 #     line on stdout.
 set -euo pipefail
 
+only_source=0
+if [ "$1" = --source ]; then
+	only_source=1
+	shift
+	set -- "$1" /nonexistent
+fi
 kdir=$1 top=$2
 shift 2
 kn=$top/kn
@@ -52,7 +60,6 @@ kn=$top/kn
 # includes the source's Makefile.
 ksrc=$(sed -n 's|^include \(.*\)/Makefile$|\1|p' "$kdir/Makefile" | tail -n 1)
 [ -n "$ksrc" ] && [ -d "$ksrc/include" ] || ksrc=$kdir
-mkdir -p "$kn"
 
 # The kernel's architecture, as its .config says (arch/<arch>/).
 arch=$(sed -n 's/^CONFIG_\(X86\|ARM64\|ARM\|RISCV\|POWERPC\|S390\|LOONGARCH\|MIPS\)=y$/\1/p' \
@@ -76,17 +83,41 @@ for d in ${KSRC:-} "$ksrc" /usr/src/linux-source-"$want" /usr/src/linux-source-"
 		break
 	fi
 done
+if [ "$only_source" = 1 ]; then
+	echo "$src"
+	exit 0
+fi
+mkdir -p "$kn"
 
 # Which file of the source defines each header's tracepoints:
 # kn/src.index, "header file" lines (the header as included, without
-# .h), made once per source tree; of arch/, only the kernel's own.
-if [ -n "$src" ] && ! grep -qxF "# 3 $src $arch" "$kn/src.index" 2>/dev/null; then
+# .h: trace/events/sched, or a header of the file's own directory by its
+# path), made once per source tree; of arch/, only the kernel's own.
+# Besides the headers of include/trace/events and asm/trace, anywhere in
+# the file, those it includes right after its CREATE_TRACE_POINTS: the
+# driver's own ("trace.h" of drivers/base/regmap) and the others of
+# include/ (<ras/ras_event.h>).
+if [ -n "$src" ] && ! grep -qxF "# 4 $src $arch" "$kn/src.index" 2>/dev/null; then
 	{
-		echo "# 3 $src $arch"
+		echo "# 4 $src $arch"
 		grep -rl --include='*.c' '^#define CREATE_TRACE_POINTS' "$src" | sort |
 			awk -v a="$src/arch/$arch/" 'index($0, "/arch/") == 0 || index($0, a) == 1' |
 			while read -r f; do
-				sed -n 's@^#include <\(trace/events/[^>]*\|asm/trace/[^>]*\)\.h>.*@\1 '"$f"'@p' "$f"
+				awk -v f="$f" -v dir="${f%/*}" '
+					/^#include <(trace\/events|asm\/trace)\// {
+						h = $2; gsub(/[<>]/, "", h); sub(/\.h$/, "", h)
+						print h " " f; next
+					}
+					/^#define CREATE_TRACE_POINTS/ { after = 1; next }
+					after && /^#include </ {
+						h = $2; gsub(/[<>]/, "", h); sub(/\.h$/, "", h)
+						print h " " f; next
+					}
+					after && /^#include "/ {
+						h = $2; gsub(/"/, "", h); sub(/\.h$/, "", h)
+						print dir "/" h " " f; next
+					}
+					after && !/^#/ { after = 0 }' "$f"
 			done
 	} >"$kn/src.index.tmp"
 	mv "$kn/src.index.tmp" "$kn/src.index"
@@ -135,10 +166,26 @@ sysname() {
 }
 
 # incname HEADER: HEADER as included, without .h (trace/events/sched,
-# asm/trace/irq_vectors).
+# asm/trace/irq_vectors), or a driver's own by its path in the source.
 incname() {
-	local i=${1##*/include/}
+	local i=$1
+	if [ -n "$src" ]; then
+		case $i in
+		"$src"/*/include/* | "$src"/include/*) ;;
+		"$src"/*) echo "${i%.h}"; return ;;
+		esac
+	fi
+	i=${i##*/include/}
 	echo "${i%.h}"
+}
+
+# incline INC: how a unit includes INC (incname): <trace/events/sched.h>,
+# or a driver's own header as a path ("/usr/src/.../regmap/trace.h").
+incline() {
+	case $1 in
+	/*) echo "\"$1.h\"" ;;
+	*) echo "<$1.h>" ;;
+	esac
 }
 
 # write_unit ID HEADER: kn/ID.c, the unit of HEADER, without the names
@@ -158,17 +205,138 @@ write_unit() {
 		if [ ! -e "$kn/$id.alone" ]; then
 			prelude "$inc"
 		fi
-		echo "#define RBTR_KN_HEADER <$inc.h>"
+		echo "#define RBTR_KN_HEADER $(incline "$inc")"
 		echo "#define RBTR_KN_SYSTEM \"$(sysname "$h")\""
 		echo "#define RBTR_KN_SYM rbtr_kn_sys_$id"
 		echo '#include "../tracer/kn_stage.h"'
 	} | write_if_changed "$kn/$id.c"
 }
 
+# defines_events HEADER: HEADER is an event header (a TRACE_SYSTEM, and
+# the kernel's define_trace.h at its end), not one of the kernel's
+# event machinery (trace_custom_events.h).
+defines_events() {
+	grep -q '^#define TRACE_SYSTEM\b' "$1" && grep -q '^#include <trace/define_trace\.h>' "$1"
+}
+
+# The kernel's System.map, when it is a real one (a kernel built here;
+# Debian's /boot/System.map-* is a stub that points at the -dbg package):
+# which tracepoints are built into vmlinux.
+sysmap=$kdir/System.map
+[ "$(head -c 100000 "$sysmap" 2>/dev/null | wc -l)" -gt 1000 ] || sysmap=
+
+# builtin_events HEADER: one of HEADER's events has its tracepoint in
+# vmlinux (__tracepoint_<event> in System.map).
+builtin_events() {
+	sed -n 's/^[[:space:]]*\(TRACE_EVENT[A-Z_]*\|DEFINE_EVENT[A-Z_]*\)(\([A-Za-z0-9_,[:space:]]*\).*/\1 \2/p' "$1" |
+		awk '{
+			s = substr($0, length($1) + 2); gsub(/[ \t]/, "", s); split(s, a, ",")
+			e = $1 ~ /^DEFINE/ ? a[2] : a[1]
+			if (e != "") print "__tracepoint_" e
+		}' |
+		sort -u | grep -qxFf - <(awk '{ print $3 }' "$sysmap")
+}
+
+# builtin_c FILE.c: FILE is built into vmlinux, as far as the Makefile
+# of its directory and the kernel's .config say: its object is in obj-y,
+# or obj-$(CONFIG_X) with X=y, or in a composite object that is, up to
+# three steps (thermal_core.o in thermal_sys-y, thermal_sys.o in
+# obj-$(CONFIG_THERMAL)). For a kernel without a real System.map.
+# makefile_lhs DIR WORD: the left side of the first assignment of DIR's
+# Makefile (or Kbuild) whose right side has WORD (obj-$(CONFIG_X), fuse-y).
+makefile_lhs() {
+	local f=$1/Makefile
+	[ -f "$f" ] || f=$1/Kbuild
+	[ -f "$f" ] || return 0
+	sed -e ':a' -e '/\\$/N; s/\\\n/ /; ta' "$f" | awk -v o="$2" '
+		{ split($0, side, /[:+]?=/); n = split(side[2], w, /[ \t]+/)
+		  for (i = 1; i <= n; i++) if (w[i] == o) { gsub(/[ \t]/, "", side[1]); print side[1]; exit } }'
+}
+
+# config_y LHS: LHS is obj-y, or names a CONFIG_ that .config sets to y.
+config_y() {
+	local cfg
+	case $1 in
+	obj-y | lib-y | *-y | *-objs) return 0 ;;
+	*-\$\(CONFIG_*\))
+		cfg=${1#*-\$(}
+		grep -qx "${cfg%)}=y" "$kdir/.config" ;;
+	*) return 1 ;;
+	esac
+}
+
+# reached DIR: kbuild descends into DIR: its parent's Makefile names it
+# (obj-y += DIR/, obj-$(CONFIG_X) += DIR/ with X=y), and so on up to the
+# directories the top Makefile names (drivers/s390/ is not, on x86).
+reached() {
+	local d=$1 up
+	while :; do
+		up=${d%/*}
+		[ "$up" != "$src" ] && [ "$up" != "$src/arch" ] && [ "$up" != "$src/arch/$arch" ] || return 0
+		config_y "$(makefile_lhs "$up" "${d##*/}/")" || return 1
+		d=$up
+	done
+}
+
+builtin_c() {
+	local dir=${1%/*} o hop lhs
+	o=$(basename "$1" .c)
+	reached "$dir" || return 1
+	for hop in 1 2 3; do
+		lhs=$(makefile_lhs "$dir" "$o.o")
+		case $lhs in
+		obj-y | lib-y) return 0 ;;
+		obj-\$\(CONFIG_*\))
+			config_y "$lhs"
+			return ;;
+		*-y | *-objs) o=${lhs%-*} ;;
+		*-\$\(CONFIG_*\))
+			config_y "$lhs" || return 1
+			o=${lhs%%-\$(*} ;;
+		*) return 1 ;;
+		esac
+	done
+	return 1
+}
+
+# builtin HEADER FILE.c: the events of HEADER, defined by FILE, are in
+# vmlinux: one of its tracepoints is in a real System.map, else FILE is
+# built in (builtin_c).
+builtin() {
+	if [ -n "$sysmap" ]; then
+		builtin_events "$1"
+	else
+		builtin_c "$2"
+	fi
+}
+
+# headers: every event header, as a path: those of include/trace/events
+# and of the architecture's asm/trace; the others of the headers'
+# include/ and the architecture's (ras/ras_event.h, asm/msr-trace.h);
+# with the source, the drivers' own (in the source's index), those with
+# a tracepoint built into vmlinux only: a module's events would need its
+# symbols, which rbtrace may not use.
+headers() {
+	local h
+	find "$ksrc/include/trace/events" "$ksrc/arch/$arch/include/asm/trace" \
+		-maxdepth 1 -name '*.h' -print0 2>/dev/null | xargs -0 grep -l '^#define TRACE_SYSTEM\b'
+	grep -rl --include='*.h' '^#include <trace/define_trace\.h>' "$ksrc/include" \
+		"$ksrc/arch/$arch/include" 2>/dev/null | grep -v -e '/include/trace/events/' -e '/asm/trace/' |
+		while read -r h; do
+			! defines_events "$h" || echo "$h"
+		done
+	[ -n "$src" ] || return 0
+	awk '$1 ~ /^\// { print $1 ".h", $2 }' "$kn/src.index" | while read -r h c; do
+		[ -f "$h" ] && defines_events "$h" && builtin "$h" "$c" && echo "$h" || true
+	done
+}
+
 ids=() targets=() probe=()
 while read -r h; do
-	# trace/events/X: X; asm/trace/X: asm_X.
+	# trace/events/X: X; asm/trace/X: asm_X; ras/ras_event: ras_ras_event;
+	# a driver's: its path in the source (drivers_base_regmap_trace).
 	base=$(incname "$h")
+	base=${base#"$src"/}
 	base=${base#trace/events/}
 	id=$(echo "${base//\/trace\//_}" | tr -c 'A-Za-z0-9_\n' '_')
 	ids+=("$id")
@@ -187,8 +355,7 @@ while read -r h; do
 		targets+=("kn/$id.o")
 		rm -f "$kn/$id.res"
 	fi
-done < <(find "$ksrc/include/trace/events" "$ksrc/arch/$arch/include/asm/trace" \
-	-maxdepth 1 -name '*.h' -print0 2>/dev/null | xargs -0 grep -l '^#define TRACE_SYSTEM\b' | sort)
+done < <(headers | sort -u)
 
 # vmlinux's exports.
 exports=$kn/vmlinux.exports

@@ -444,6 +444,15 @@ static int rbtr_kevents_read(struct vfsmount *mnt)
 		    sizeof(path))
 			continue;
 		n = rbtr_kfs_read(mnt, path, &buf, &cap);
+		/*
+		 * Gone since available_events was read: its module went
+		 * (-ENOENT: the directory is gone; -ENODEV: it was being
+		 * removed as the file was opened). Not an error: the event
+		 * is not the kernel's any more, and kevents_mod.c adds it
+		 * again if the module comes back.
+		 */
+		if (n == -ENOENT || n == -ENODEV)
+			continue;
 		kev = n < 0 ? ERR_PTR(n) : rbtr_kev_parse(line, colon + 1, buf, n);
 		if (IS_ERR(kev)) {
 			if (PTR_ERR(kev) == -ENOMEM) {
@@ -545,7 +554,7 @@ static int rbtr_kev_route_text(struct rbtr_kevent *kev)
 		return -ENOENT;
 	}
 	kev->route = rbtr_kev_route_find(kev, mod);
-	rbtr_kev_text_attach(kev, file);
+	rbtr_kev_text_attach(kev, file->event_call, file->tr);
 	trace_put_event_file(file);
 	return 0;
 }

@@ -150,8 +150,9 @@ static inline bool rbtr_kev_ptr_marked(u64 v)
 }
 
 /* kevents_text.c: the text of an event by the kernel's own printer */
-struct trace_event_file;
-void rbtr_kev_text_attach(struct rbtr_kevent *kev, struct trace_event_file *file);
+struct trace_array;
+void rbtr_kev_text_attach(struct rbtr_kevent *kev, struct trace_event_call *call,
+			  struct trace_array *tr);
 int rbtr_kev_text_init(void);
 void rbtr_kev_text_exit(void);
 bool rbtr_kev_text(struct seq_buf *s, const struct rbtr_kevent *kev, const void *rec,

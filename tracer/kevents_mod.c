@@ -83,7 +83,8 @@ static bool rbtr_kev_mod_names(struct trace_event_call *call, const char **syste
  * Return: 0, or the error of reading or parsing the format (the caller
  * tells it once per module: lockdown fails every read with -EPERM).
  */
-static long rbtr_kev_mod_add(struct vfsmount *mnt, struct module *mod, const char *system,
+static long rbtr_kev_mod_add(struct vfsmount *mnt, struct module *mod,
+			     struct trace_event_call *call, const char *system,
 			     const char *name, char **buf, size_t *cap)
 {
 	struct rbtr_kevent *kev;
@@ -102,6 +103,8 @@ static long rbtr_kev_mod_add(struct vfsmount *mnt, struct module *mod, const cha
 		return PTR_ERR(kev);
 	/* @mod is up until its GOING, which waits for this call's mutex. */
 	kev->route = rbtr_kev_route_find(kev, mod);
+	/* Its printer too: GOING frees @kev before the module's text goes. */
+	rbtr_kev_text_attach(kev, call, NULL);
 	ret = rbtr_kevents_add(kev);
 	if (!ret)
 		return 0;
@@ -132,7 +135,7 @@ static void rbtr_kev_mod_live(struct module *mod)
 	for (i = 0; i < mod->num_trace_events; i++) {
 		if (!rbtr_kev_mod_names(mod->trace_events[i], &system, &name))
 			continue;
-		err = rbtr_kev_mod_add(mnt, mod, system, name, &buf, &cap);
+		err = rbtr_kev_mod_add(mnt, mod, mod->trace_events[i], system, name, &buf, &cap);
 		if (err && !bad++)
 			pr_info("rbtrace: %s: %s:%s: cannot read its format (%ld)\n",
 				mod->name, system, name, err);

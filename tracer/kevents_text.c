@@ -16,10 +16,14 @@
  * iterators do (trace_event_format() reads its options; 6.1 does not
  * accept a NULL one).
  *
- * Only the events built into the kernel: their struct trace_event_call
- * is never freed. An event of a module may go with its module while its
- * records are still in rbtrace's buffers; those print as before. And
- * only records the printer can be trusted with, as ftrace trusts its own
+ * The events of modules too: the printer is the module's code, and the
+ * module's memory goes after its MODULE_STATE_GOING notifier, in which
+ * rbtrace removes the module's events and waits for the readers that
+ * found one (tracepoint_synchronize_unregister(), an RCU grace period
+ * among its waits: the readers print under rcu_read_lock()) before it
+ * frees them (kevents_mod.c); a record left in a buffer then has no event
+ * to print it. And only records the printer can be trusted with, as
+ * ftrace trusts its own
  * buffer: the id is the event's, every __data_loc/__rel_loc lies inside
  * the record (the kernel's __get_str() does not check), and no const
  * char * field comes from the previous boot (rbtr_kev_fix_ptrs() marks
@@ -41,21 +45,24 @@ static DEFINE_SPINLOCK(rbtr_kt_lock);
 /**
  * rbtr_kev_text_attach - find the kernel's printer of an event
  * @kev: the event, parsed, not yet registered
- * @file: the kernel's event file of it, held (trace_get_event_file())
+ * @call: the kernel's event, of vmlinux or of a module that stays until
+ *	@kev is freed (held by rbtrace's load, or at its MODULE_STATE_LIVE)
+ * @tr: the trace array of the kernel's event file, at load; NULL after
  *
- * At load, process context. Leaves @kev->call NULL for an event of a
- * module, one without a printer, or one whose id is not the kernel's.
+ * Process context: at load, or in the module notifier. Leaves @kev->call
+ * NULL for a dynamic event, one without a printer, one whose id is not
+ * the kernel's, or when no trace array is known yet.
  */
-void rbtr_kev_text_attach(struct rbtr_kevent *kev, struct trace_event_file *file)
+void rbtr_kev_text_attach(struct rbtr_kevent *kev, struct trace_event_call *call,
+			  struct trace_array *tr)
 {
-	struct trace_event_call *call = file->event_call;
-
-	if (!call->module && !(call->flags & TRACE_EVENT_FL_DYNAMIC) &&
+	/* The kernel's top trace array: every event file at load has it. */
+	if (tr && !rbtr_kt_tr)
+		rbtr_kt_tr = tr;
+	if (rbtr_kt_tr && !(call->flags & TRACE_EVENT_FL_DYNAMIC) &&
 	    call->event.type == kev->type.id && call->event.funcs &&
-	    call->event.funcs->trace) {
+	    call->event.funcs->trace)
 		kev->call = call;
-		rbtr_kt_tr = file->tr;
-	}
 }
 
 /**
