@@ -240,6 +240,8 @@ struct rbtr_trace_events {
 	struct list_head	systems;
 	struct rbtr_event_system *root;
 	struct dentry		*set_event;
+	struct dentry		*show_filters;
+	struct dentry		*show_triggers;
 };
 
 /**
@@ -423,6 +425,8 @@ void rbtr_event_soft_put(struct rbtr_event_file *file);
 
 /* The events/ directory and set_event (event_fs.c) */
 int rbtr_events_fs_init(struct rbtr_trace *tr);
+void rbtr_event_show_files(struct rbtr_trace_events *ev, struct dentry *parent);
+void rbtr_event_show_files_remove(struct rbtr_trace_events *ev);
 void rbtr_events_fs_exit(void);
 int rbtr_events_fs_tree(struct rbtr_trace_events *ev, struct dentry *parent);
 void rbtr_events_fs_untree(struct rbtr_trace_events *ev);

@@ -673,6 +673,7 @@ int rbtr_events_fs_tree(struct rbtr_trace_events *ev, struct dentry *parent)
 	debugfs_create_file("enable", 0600, dir, root, &rbtr_group_enable_fops);
 	ev->set_event = debugfs_create_file("set_event", 0600, parent, ev->tr,
 					    &rbtr_set_event_fops);
+	rbtr_event_show_files(ev, parent);
 	ev->root = root;
 	return 0;
 }
@@ -692,6 +693,7 @@ void rbtr_events_fs_untree(struct rbtr_trace_events *ev)
 		return;
 	debugfs_remove(ev->set_event);
 	ev->set_event = NULL;
+	rbtr_event_show_files_remove(ev);
 	debugfs_remove_recursive(ev->root->dir);
 	/* Systems left by a failed rbtr_events_fs_add(): none, but be safe. */
 	list_for_each_entry_safe(sys, tmp, &ev->systems, list) {

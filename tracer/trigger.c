@@ -592,6 +592,23 @@ static void rbtr_trigger_print(struct seq_file *m, const struct rbtr_trigger *t)
 	seq_putc(m, '\n');
 }
 
+/**
+ * rbtr_triggers_show_all - one line per trigger of @file, for show_event_triggers
+ * @m: where to print: "system:event<TAB>trigger", as ftrace 7.0 does
+ * @file: an event's file
+ *
+ * Under rbtr_events_lock(), which every change of the list holds.
+ */
+void rbtr_triggers_show_all(struct seq_file *m, struct rbtr_event_file *file)
+{
+	struct rbtr_trigger *t;
+
+	list_for_each_entry(t, &file->triggers, list) {
+		seq_printf(m, "%s:%s\t", file->type->system, file->type->name);
+		rbtr_trigger_print(m, t);
+	}
+}
+
 static int rbtr_trigger_show(struct seq_file *m, void *v)
 {
 	struct rbtr_event_file *file = rbtr_seq_data(m);
