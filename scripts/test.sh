@@ -245,6 +245,8 @@ boot_verdict() {
 	fi
 	[ ! -d "$dir/clock-jump" ] ||
 		rbt_log "boot:$label: booted twice: the host's clock leapt during the first (qemu-run.sh; see $dir/clock-jump/console.log)"
+	[ ! -d "$dir/stale-int3" ] ||
+		rbt_log "boot:$label: booted twice: the first died of QEMU's stale int3 (qemu-run.sh; see $dir/stale-int3/console.log)"
 	# A guest that reboots (qemu-run --reboot): each boot's log on its own,
 	# cut at the crash its script asked for (console-bootN.log).
 	logs=("$dir/console.log")
