@@ -446,6 +446,7 @@ void rbtr_cmdlines_files(struct rbtr_trace *tr);
 
 /* trace_marker, trace_marker_raw (marker.c) */
 int rbtr_marker_init(struct rbtr_trace *tr);
+void rbtr_marker_copy_set(struct rbtr_trace *tr, bool on);
 void rbtr_marker_exit(void);
 bool rbtr_marker_print_msg(struct seq_buf *s, const void *rec, unsigned int len);
 

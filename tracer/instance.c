@@ -159,6 +159,8 @@ EXPORT_SYMBOL_GPL(rbtr_trace_exit);
 /* Undo rbtr_instance_alloc(); no file of it open, its tree removed. */
 static void rbtr_instance_free(struct rbtr_instance *ins)
 {
+	/* Off the markers' copies, their writes in flight done. */
+	rbtr_marker_copy_set(&ins->tr, false);
 	rbtr_trace_exit(&ins->tr);
 	rbt_free(ins->tr.buffer);
 	kfree(ins->name);

@@ -4,6 +4,22 @@
  * a binary record with an id) into the buffer, as ftrace's files of the
  * same names do, with ftrace's records (ftrace:print, ftrace:raw_data),
  * ids, size limits and cutting, so that tools read them unchanged.
+ *
+ * options/copy_trace_marker, as ftrace's from Linux 6.16: a write to the
+ * top's markers goes into every tracer that has the option set, the top
+ * (set by default) and each instance that sets it, so that a program
+ * that writes to the top's trace_marker can be traced into an instance;
+ * with the option set nowhere, such a write fails with -ENODEV. A write
+ * to an instance's own markers goes into that instance only.
+ *
+ * The tracers that have it are on rbtr_marker_copies, an RCU list changed
+ * under rbtr_marker_copies_mutex. A write to the top walks it under
+ * rcu_read_lock(), its user pages faulted in before (a fault in the walk
+ * writes "<faulted>", as ftrace's copies do, instead of sleeping to
+ * retry). A tracer taken off waits for the walks that may have found it
+ * (synchronize_rcu()) before it can be put on again or freed (an
+ * instance's removal sets the option off first). When the top is the
+ * only one, the write takes the path of an instance's, without the walk.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -38,6 +54,11 @@ struct rbtr_raw_data_entry {
 
 /* The raw marker's id and the faulted text must fit. */
 #define RBTR_FAULT_SIZE_ID	(RBTR_FAULTED_SIZE + sizeof(unsigned int))
+
+static LIST_HEAD(rbtr_marker_copies);
+static DEFINE_MUTEX(rbtr_marker_copies_mutex);
+/* How many are on the list; read without the mutex by the writers. */
+static unsigned int rbtr_marker_nr_copies;
 
 /*
  * The ip tracing_mark_write() records, once it has run: its own name is
@@ -209,25 +230,23 @@ static int rbtr_marker_copy(struct rbt_buffer *buffer, void *rec, unsigned int s
 }
 
 /*
- * Named as ftrace's function: the record's ip points here, and tools
- * print it as "tracing_mark_write: <text>".
+ * One line into @tr. @retry: the caller may sleep, and a fault on the
+ * user's page is taken and the copy done again; without (the walk of the
+ * copies, under RCU), it writes "<faulted>". Always inline: the record's
+ * ip (_THIS_IP_) is then in tracing_mark_write().
  */
-static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
-				  size_t cnt, loff_t *ppos)
+static __always_inline ssize_t rbtr_mark_one(struct rbtr_trace *tr, const char __user *ubuf,
+					     size_t cnt, unsigned int ctx, bool retry)
 {
-	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	/* The record, and room for a '\n' and the '\0'. */
 	const unsigned int meta = sizeof(struct rbtr_print_entry) + 2;
-	unsigned int ctx = rbtr_trace_ctx(), size, max;
 	struct rbtr_print_entry *e;
 	struct rbt_buffer *buffer;
-	bool last = false;
+	unsigned int size, max;
+	bool last = !retry;
 	ssize_t written;
 	int ret;
 
-	if ((ssize_t)cnt < 0)
-		return -EINVAL;
-	cnt = min_t(size_t, cnt, RBTR_MARKER_MAX_SIZE);
 again:
 	/*
 	 * From the read of the live buffer to the commit, preemption off:
@@ -278,20 +297,55 @@ out:
 	return written;
 }
 
-static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf,
-				      size_t cnt, loff_t *ppos)
+/*
+ * A write to the top's markers goes to the top alone: the top has
+ * copy_trace_marker and no instance has. Read without the mutex: a write
+ * racing with a change of the option goes where it went before or after.
+ */
+static bool rbtr_marker_top_only(void)
+{
+	return READ_ONCE(rbtr_marker_nr_copies) == 1 && READ_ONCE(rbtr_global_trace.copy_marker);
+}
+
+/*
+ * Named as ftrace's function: the record's ip points here, and tools
+ * print it as "tracing_mark_write: <text>".
+ */
+static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
 {
 	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
-	unsigned int ctx = rbtr_trace_ctx(), size;
+	unsigned int ctx = rbtr_trace_ctx();
+	ssize_t written = -ENODEV;
+
+	if ((ssize_t)cnt < 0)
+		return -EINVAL;
+	cnt = min_t(size_t, cnt, RBTR_MARKER_MAX_SIZE);
+	if (tr != &rbtr_global_trace || rbtr_marker_top_only())
+		return rbtr_mark_one(tr, ubuf, cnt, ctx, true);
+	/* The copies (see the top of the file); none: -ENODEV. */
+	rbtr_marker_fault_in(ubuf, cnt);
+	rcu_read_lock();
+	list_for_each_entry_rcu(tr, &rbtr_marker_copies, marker_copy) {
+		written = rbtr_mark_one(tr, ubuf, cnt, ctx, false);
+		if (written < 0)
+			break;
+	}
+	rcu_read_unlock();
+	return written;
+}
+
+/* One binary record into @tr; @retry as rbtr_mark_one()'s. */
+static ssize_t rbtr_mark_raw_one(struct rbtr_trace *tr, const char __user *ubuf, size_t cnt,
+				 unsigned int ctx, bool retry)
+{
 	struct rbtr_raw_data_entry *e;
 	struct rbt_buffer *buffer;
-	bool last = false;
+	bool last = !retry;
+	unsigned int size;
 	ssize_t written;
 	int ret;
 
-	/* The record must at least carry its id. */
-	if (cnt < sizeof(unsigned int) || cnt > (PAGE_SIZE << RBT_MAX_SUBBUF_ORDER))
-		return -EINVAL;
 	size = sizeof(*e) + cnt;
 	if (cnt < RBTR_FAULT_SIZE_ID)
 		size += RBTR_FAULT_SIZE_ID - cnt;
@@ -328,6 +382,55 @@ out:
 	return written;
 }
 
+static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf,
+				      size_t cnt, loff_t *ppos)
+{
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
+	unsigned int ctx = rbtr_trace_ctx();
+	ssize_t written = -ENODEV;
+
+	/* The record must at least carry its id. */
+	if (cnt < sizeof(unsigned int) || cnt > (PAGE_SIZE << RBT_MAX_SUBBUF_ORDER))
+		return -EINVAL;
+	if (tr != &rbtr_global_trace || rbtr_marker_top_only())
+		return rbtr_mark_raw_one(tr, ubuf, cnt, ctx, true);
+	rbtr_marker_fault_in(ubuf, cnt);
+	rcu_read_lock();
+	list_for_each_entry_rcu(tr, &rbtr_marker_copies, marker_copy) {
+		written = rbtr_mark_raw_one(tr, ubuf, cnt, ctx, false);
+		if (written < 0)
+			break;
+	}
+	rcu_read_unlock();
+	return written;
+}
+
+/**
+ * rbtr_marker_copy_set - set or clear @tr's options/copy_trace_marker
+ * @tr: the top or an instance
+ * @on: whether writes to the top's markers go into @tr
+ *
+ * Process context. Clearing waits for the writes that may have found @tr
+ * on the list (synchronize_rcu()): after it, @tr can be put on again
+ * without a walk in flight seeing it twice, or freed (rbtr_instance_free()
+ * clears it first).
+ */
+void rbtr_marker_copy_set(struct rbtr_trace *tr, bool on)
+{
+	mutex_lock(&rbtr_marker_copies_mutex);
+	if (on && !tr->copy_marker) {
+		list_add_tail_rcu(&tr->marker_copy, &rbtr_marker_copies);
+		WRITE_ONCE(rbtr_marker_nr_copies, rbtr_marker_nr_copies + 1);
+		WRITE_ONCE(tr->copy_marker, true);
+	} else if (!on && tr->copy_marker) {
+		list_del_rcu(&tr->marker_copy);
+		WRITE_ONCE(rbtr_marker_nr_copies, rbtr_marker_nr_copies - 1);
+		WRITE_ONCE(tr->copy_marker, false);
+		synchronize_rcu();
+	}
+	mutex_unlock(&rbtr_marker_copies_mutex);
+}
+
 static const struct file_operations rbtr_marker_fops = {
 	.owner		= THIS_MODULE,
 	.open		= rbtr_open_tr_nonseekable,
@@ -358,9 +461,13 @@ int rbtr_marker_init(struct rbtr_trace *tr)
 	if (ret)
 		return ret;
 	ret = rbtr_event_register(&rbtr_raw_data_type);
-	if (ret)
+	if (ret) {
 		rbtr_event_unregister(&rbtr_print_type);
-	return ret;
+		return ret;
+	}
+	/* The top has copy_trace_marker set, as ftrace's. */
+	rbtr_marker_copy_set(tr, true);
+	return 0;
 }
 
 /**
@@ -387,6 +494,7 @@ void rbtr_marker_files(struct rbtr_trace *tr)
  */
 void rbtr_marker_exit(void)
 {
+	rbtr_marker_copy_set(&rbtr_global_trace, false);
 	rbtr_event_unregister(&rbtr_raw_data_type);
 	rbtr_event_unregister(&rbtr_print_type);
 }

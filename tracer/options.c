@@ -16,6 +16,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
+#include "event.h"
 #include "options.h"
 #include "pid.h"
 #include "snapshot.h"
@@ -89,6 +90,34 @@ static const struct file_operations rbtr_fields_fops = {
 	.llseek		= default_llseek,
 };
 
+/*
+ * options/copy_trace_marker, as ftrace's (6.16 and later): writes to the
+ * top's trace_marker and trace_marker_raw also go into this tracer
+ * (marker.c). The top's is 1 at load, an instance's 0.
+ */
+static ssize_t rbtr_copy_marker_read(struct file *filp, char __user *ubuf, size_t cnt,
+				     loff_t *ppos)
+{
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
+
+	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(tr->copy_marker));
+}
+
+static ssize_t rbtr_copy_marker_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				      loff_t *ppos)
+{
+	return rbtr_write_tr_bool(filp, ubuf, cnt, ppos, rbtr_marker_copy_set);
+}
+
+static const struct file_operations rbtr_copy_marker_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_open_tr,
+	.release	= rbtr_release_tr,
+	.read		= rbtr_copy_marker_read,
+	.write		= rbtr_copy_marker_write,
+	.llseek		= default_llseek,
+};
+
 static const struct file_operations rbtr_overwrite_fops = {
 	.owner		= THIS_MODULE,
 	.open		= rbtr_open_tr,
@@ -110,6 +139,7 @@ static int rbtr_trace_options_show(struct seq_file *m, void *v)
 
 	seq_printf(m, "%soverwrite\n", rbtr_live_overwrite(tr) ? "" : "no");
 	seq_printf(m, "%sfields\n", READ_ONCE(tr->print_fields) ? "" : "no");
+	seq_printf(m, "%scopy_trace_marker\n", READ_ONCE(tr->copy_marker) ? "" : "no");
 	if (tr == &rbtr_global_trace)
 		rbtr_stack_options_show(m);
 	/* event-fork, and the top's function-fork. */
@@ -156,6 +186,8 @@ static ssize_t rbtr_trace_options_write(struct file *filp, const char __user *ub
 		rbtr_buffers_set_overwrite(tr, on);
 	else if (!strcmp(name, "fields"))
 		rbtr_set_fields(tr, on);
+	else if (!strcmp(name, "copy_trace_marker"))
+		rbtr_marker_copy_set(tr, on);
 	else
 		ret = rbtr_other_option_set(tr, name, on);
 	if (ret)
@@ -174,8 +206,8 @@ static const struct file_operations rbtr_trace_options_fops = {
 };
 
 /**
- * rbtr_options_files - create a tracer's trace_options, options/overwrite
- * and options/fields
+ * rbtr_options_files - create a tracer's trace_options, options/overwrite,
+ * options/fields and options/copy_trace_marker
  * @tr: the tracer (the top or an instance), its directory made
  */
 void rbtr_options_files(struct rbtr_trace *tr)
@@ -185,6 +217,7 @@ void rbtr_options_files(struct rbtr_trace *tr)
 	if (!IS_ERR(dir)) {
 		debugfs_create_file("overwrite", 0600, dir, tr, &rbtr_overwrite_fops);
 		debugfs_create_file("fields", 0600, dir, tr, &rbtr_fields_fops);
+		debugfs_create_file("copy_trace_marker", 0600, dir, tr, &rbtr_copy_marker_fops);
 	}
 	debugfs_create_file("trace_options", 0600, tr->dir, tr, &rbtr_trace_options_fops);
 }

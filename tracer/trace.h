@@ -73,6 +73,8 @@ struct rbtr_trace {
 	unsigned int		ref;
 	bool			print_fields;
 	bool			dead;
+	bool			copy_marker;	/* marker.c */
+	struct list_head	marker_copy;	/* on its copies' list while set */
 	bool __percpu		*pid_ev_ignore;
 	struct rbtr_pid_tr	*pid;
 	struct cpumask		untraced_cpus;
