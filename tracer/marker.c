@@ -230,13 +230,13 @@ static int rbtr_marker_copy(struct rbt_buffer *buffer, void *rec, unsigned int s
 }
 
 /*
- * One line into @tr. @retry: the caller may sleep, and a fault on the
- * user's page is taken and the copy done again; without (the walk of the
- * copies, under RCU), it writes "<faulted>". Always inline: the record's
- * ip (_THIS_IP_) is then in tracing_mark_write().
+ * One line into @tr, its record's ip @ip (tracing_mark_write()'s). @retry:
+ * the caller may sleep, and a fault on the user's page is taken and the
+ * copy done again; without (the walk of the copies, under RCU), it
+ * writes "<faulted>".
  */
-static __always_inline ssize_t rbtr_mark_one(struct rbtr_trace *tr, const char __user *ubuf,
-					     size_t cnt, unsigned int ctx, bool retry)
+static ssize_t rbtr_mark_one(struct rbtr_trace *tr, const char __user *ubuf, size_t cnt,
+			     unsigned int ctx, unsigned long ip, bool retry)
 {
 	/* The record, and room for a '\n' and the '\0'. */
 	const unsigned int meta = sizeof(struct rbtr_print_entry) + 2;
@@ -268,7 +268,7 @@ again:
 		written = -EBADF;	/* recording off: ftrace's answer */
 		goto out;
 	}
-	e->ip = _THIS_IP_;
+	e->ip = ip;
 	/*
 	 * Stored once, not at every write: a line all CPUs wrote would
 	 * bounce between them. Any value seen is this function's ip; the
@@ -308,26 +308,25 @@ static bool rbtr_marker_top_only(void)
 }
 
 /*
- * Named as ftrace's function: the record's ip points here, and tools
- * print it as "tracing_mark_write: <text>".
+ * Write a marker to @tr's file with @one (rbtr_mark_one() or
+ * rbtr_mark_raw_one()): into @tr itself, or for the top's files, into
+ * every tracer on the copies' list (see the top of the file); none:
+ * -ENODEV, as ftrace's. Always inline: @one is a direct call.
  */
-static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
-				  size_t cnt, loff_t *ppos)
+static __always_inline ssize_t
+rbtr_marker_write(struct rbtr_trace *tr, const char __user *ubuf, size_t cnt, unsigned long ip,
+		  ssize_t (*one)(struct rbtr_trace *tr, const char __user *ubuf, size_t cnt,
+				 unsigned int ctx, unsigned long ip, bool retry))
 {
-	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
 	unsigned int ctx = rbtr_trace_ctx();
 	ssize_t written = -ENODEV;
 
-	if ((ssize_t)cnt < 0)
-		return -EINVAL;
-	cnt = min_t(size_t, cnt, RBTR_MARKER_MAX_SIZE);
 	if (tr != &rbtr_global_trace || rbtr_marker_top_only())
-		return rbtr_mark_one(tr, ubuf, cnt, ctx, true);
-	/* The copies (see the top of the file); none: -ENODEV. */
+		return one(tr, ubuf, cnt, ctx, ip, true);
 	rbtr_marker_fault_in(ubuf, cnt);
 	rcu_read_lock();
 	list_for_each_entry_rcu(tr, &rbtr_marker_copies, marker_copy) {
-		written = rbtr_mark_one(tr, ubuf, cnt, ctx, false);
+		written = one(tr, ubuf, cnt, ctx, ip, false);
 		if (written < 0)
 			break;
 	}
@@ -335,9 +334,23 @@ static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
 	return written;
 }
 
-/* One binary record into @tr; @retry as rbtr_mark_one()'s. */
+/*
+ * Named as ftrace's function: the record's ip points here, and tools
+ * print it as "tracing_mark_write: <text>".
+ */
+static ssize_t tracing_mark_write(struct file *filp, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	if ((ssize_t)cnt < 0)
+		return -EINVAL;
+	cnt = min_t(size_t, cnt, RBTR_MARKER_MAX_SIZE);
+	return rbtr_marker_write(rbtr_file_trace(file_inode(filp)), ubuf, cnt, _THIS_IP_,
+				 rbtr_mark_one);
+}
+
+/* One binary record into @tr; @retry as rbtr_mark_one()'s, no ip. */
 static ssize_t rbtr_mark_raw_one(struct rbtr_trace *tr, const char __user *ubuf, size_t cnt,
-				 unsigned int ctx, bool retry)
+				 unsigned int ctx, unsigned long ip, bool retry)
 {
 	struct rbtr_raw_data_entry *e;
 	struct rbt_buffer *buffer;
@@ -385,24 +398,11 @@ out:
 static ssize_t tracing_mark_raw_write(struct file *filp, const char __user *ubuf,
 				      size_t cnt, loff_t *ppos)
 {
-	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
-	unsigned int ctx = rbtr_trace_ctx();
-	ssize_t written = -ENODEV;
-
 	/* The record must at least carry its id. */
 	if (cnt < sizeof(unsigned int) || cnt > (PAGE_SIZE << RBT_MAX_SUBBUF_ORDER))
 		return -EINVAL;
-	if (tr != &rbtr_global_trace || rbtr_marker_top_only())
-		return rbtr_mark_raw_one(tr, ubuf, cnt, ctx, true);
-	rbtr_marker_fault_in(ubuf, cnt);
-	rcu_read_lock();
-	list_for_each_entry_rcu(tr, &rbtr_marker_copies, marker_copy) {
-		written = rbtr_mark_raw_one(tr, ubuf, cnt, ctx, false);
-		if (written < 0)
-			break;
-	}
-	rcu_read_unlock();
-	return written;
+	return rbtr_marker_write(rbtr_file_trace(file_inode(filp)), ubuf, cnt, 0,
+				 rbtr_mark_raw_one);
 }
 
 /**

@@ -42,90 +42,64 @@ static bool rbtr_live_overwrite(struct rbtr_trace *tr)
 	return on;
 }
 
-static ssize_t rbtr_overwrite_read(struct file *filp, char __user *ubuf, size_t cnt,
-				   loff_t *ppos)
-{
-	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
-
-	return rbtr_read_u64(ubuf, cnt, ppos, rbtr_live_overwrite(tr));
+/*
+ * RBTR_TR_BOOL_OPTION(name, get, set): rbtr_<name>_fops, the file of a
+ * tracer's option read with get(tr) and written with set(tr, on), "0" or
+ * "1", else -EINVAL, as ftrace's trace_options_core_write()
+ * (rbtr_write_tr_bool()).
+ */
+#define RBTR_TR_BOOL_OPTION(name, get, set)					\
+static ssize_t rbtr_##name##_read(struct file *filp, char __user *ubuf,	\
+				  size_t cnt, loff_t *ppos)			\
+{										\
+	return rbtr_read_u64(ubuf, cnt, ppos, get(rbtr_file_trace(file_inode(filp)))); \
+}										\
+										\
+static ssize_t rbtr_##name##_write(struct file *filp, const char __user *ubuf, \
+				   size_t cnt, loff_t *ppos)			\
+{										\
+	return rbtr_write_tr_bool(filp, ubuf, cnt, ppos, set);			\
+}										\
+										\
+static const struct file_operations rbtr_##name##_fops = {			\
+	.owner		= THIS_MODULE,						\
+	.open		= rbtr_open_tr,						\
+	.release	= rbtr_release_tr,					\
+	.read		= rbtr_##name##_read,					\
+	.write		= rbtr_##name##_write,					\
+	.llseek		= default_llseek,					\
 }
 
-/* ftrace's trace_options_core_write(): 0 or 1, else -EINVAL. */
-static ssize_t rbtr_overwrite_write(struct file *filp, const char __user *ubuf, size_t cnt,
-				    loff_t *ppos)
-{
-	return rbtr_write_tr_bool(filp, ubuf, cnt, ppos, rbtr_buffers_set_overwrite);
-}
+RBTR_TR_BOOL_OPTION(overwrite, rbtr_live_overwrite, rbtr_buffers_set_overwrite);
 
 /*
  * options/fields, as ftrace's (6.1 and later): the trace files print
  * every event's fields as name=value (hex and decimal) instead of its
  * text. Read when each line is printed.
  */
+static bool rbtr_get_fields(struct rbtr_trace *tr)
+{
+	return READ_ONCE(tr->print_fields);
+}
+
 static void rbtr_set_fields(struct rbtr_trace *tr, bool on)
 {
 	WRITE_ONCE(tr->print_fields, on);
 }
 
-static ssize_t rbtr_fields_read(struct file *filp, char __user *ubuf, size_t cnt,
-				loff_t *ppos)
-{
-	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
-
-	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(tr->print_fields));
-}
-
-static ssize_t rbtr_fields_write(struct file *filp, const char __user *ubuf, size_t cnt,
-				 loff_t *ppos)
-{
-	return rbtr_write_tr_bool(filp, ubuf, cnt, ppos, rbtr_set_fields);
-}
-
-static const struct file_operations rbtr_fields_fops = {
-	.owner		= THIS_MODULE,
-	.open		= rbtr_open_tr,
-	.release	= rbtr_release_tr,
-	.read		= rbtr_fields_read,
-	.write		= rbtr_fields_write,
-	.llseek		= default_llseek,
-};
+RBTR_TR_BOOL_OPTION(fields, rbtr_get_fields, rbtr_set_fields);
 
 /*
  * options/copy_trace_marker, as ftrace's (6.16 and later): writes to the
  * top's trace_marker and trace_marker_raw also go into this tracer
  * (marker.c). The top's is 1 at load, an instance's 0.
  */
-static ssize_t rbtr_copy_marker_read(struct file *filp, char __user *ubuf, size_t cnt,
-				     loff_t *ppos)
+static bool rbtr_get_copy_marker(struct rbtr_trace *tr)
 {
-	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
-
-	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(tr->copy_marker));
+	return READ_ONCE(tr->copy_marker);
 }
 
-static ssize_t rbtr_copy_marker_write(struct file *filp, const char __user *ubuf, size_t cnt,
-				      loff_t *ppos)
-{
-	return rbtr_write_tr_bool(filp, ubuf, cnt, ppos, rbtr_marker_copy_set);
-}
-
-static const struct file_operations rbtr_copy_marker_fops = {
-	.owner		= THIS_MODULE,
-	.open		= rbtr_open_tr,
-	.release	= rbtr_release_tr,
-	.read		= rbtr_copy_marker_read,
-	.write		= rbtr_copy_marker_write,
-	.llseek		= default_llseek,
-};
-
-static const struct file_operations rbtr_overwrite_fops = {
-	.owner		= THIS_MODULE,
-	.open		= rbtr_open_tr,
-	.release	= rbtr_release_tr,
-	.read		= rbtr_overwrite_read,
-	.write		= rbtr_overwrite_write,
-	.llseek		= default_llseek,
-};
+RBTR_TR_BOOL_OPTION(copy_marker, rbtr_get_copy_marker, rbtr_marker_copy_set);
 
 /*
  * trace_options: the tracer's options, one a line, "no" in front of those
