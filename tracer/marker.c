@@ -57,7 +57,13 @@ struct rbtr_raw_data_entry {
 
 static LIST_HEAD(rbtr_marker_copies);
 static DEFINE_MUTEX(rbtr_marker_copies_mutex);
-/* How many are on the list; read without the mutex by the writers. */
+/*
+ * How many are on the list: written (WRITE_ONCE) under the mutex by
+ * rbtr_marker_copy_set(), read (READ_ONCE) without it by the writers'
+ * rbtr_marker_top_only(), as tr->copy_marker is. A writer that reads a
+ * value a moment old writes where it would have written a moment before:
+ * no ordering with the list is needed, the walk reads the list itself.
+ */
 static unsigned int rbtr_marker_nr_copies;
 
 /*
@@ -271,8 +277,9 @@ again:
 	e->ip = ip;
 	/*
 	 * Stored once, not at every write: a line all CPUs wrote would
-	 * bounce between them. Any value seen is this function's ip; the
-	 * ONCE pair with rbtr_print_ip_sym()'s read keeps the word whole.
+	 * bounce between them. Any value seen is tracing_mark_write()'s
+	 * ip (@ip); the ONCE pair with rbtr_print_ip_sym()'s read keeps the
+	 * word whole.
 	 */
 	if (unlikely(READ_ONCE(rbtr_mark_write_ip) != e->ip))
 		WRITE_ONCE(rbtr_mark_write_ip, e->ip);
