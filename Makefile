@@ -37,7 +37,7 @@ module tests samples clean install: kdir
 # headers it includes of rbtrace, the kernel's exports or its list of
 # event headers change; kbuild rebuilds a kept unit whose includes change.
 KN_SRC := $(or $(patsubst %/Makefile,%,$(lastword $(shell sed -n 's/^include //p' $(KDIR)/Makefile 2>/dev/null))),$(KDIR))
-KN_DEPS := $(addprefix $(TOP)/tracer/,kn_stage.h kn.h event.h kevents.h trace.h) \
+KN_DEPS := $(shell $(TOP)/scripts/kn-select.sh --deps $(TOP)) \
 	   $(TOP)/scripts/kn-select.sh $(wildcard $(KDIR)/Module.symvers) \
 	   $(wildcard $(KN_SRC)/include/trace/events $(KN_SRC)/arch/*/include/asm/trace)
 KN_ARGS := W=$(W)

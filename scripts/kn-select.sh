@@ -4,6 +4,7 @@
 # kn-select.sh KDIR TOP [MAKE ARGS...]
 # kn-select.sh --source KDIR: print the kernel source it would use (1.),
 #                             or nothing
+# kn-select.sh --deps TOP:    print rbtrace's headers a unit includes (5.)
 #
 # Which of the kernel's event headers become native probes of rbtrace
 # (tracer/kn_stage.h), decided for the kernel built against (KDIR), in
@@ -38,7 +39,9 @@
 #  5. With RBT_KN_CACHE set (a directory: scripts/lib.sh sets it for the
 #     project's own builds), the verdicts and the kept objects are kept
 #     there under a key of everything they depend on (this script,
-#     rbtrace's headers, the kernel's headers directory, Module.symvers
+#     the headers of rbtrace's that kn_stage.h reaches, not the others:
+#     the tracer's headers change often and a unit sees only these; the
+#     kernel's headers directory, Module.symvers
 #     and .config, the source, the make arguments): another build
 #     directory of the same key (a fresh clone, the DKMS build of the
 #     same kernel) takes them instead of compiling them again.
@@ -46,6 +49,34 @@
 #     kn/native_events.txt (every header, kept or not, and why) and one
 #     line on stdout.
 set -euo pipefail
+
+# stage_deps TOP: tracer/kn_stage.h and every header of rbtrace's it
+# reaches through #include "..." (beside the includer) and
+# #include <rbtrace/...> (TOP/include), one path a line, sorted.
+stage_deps() {
+	local top=$1 f inc dep
+	local -a todo=("$top/tracer/kn_stage.h")
+	local -A seen=()
+	while [ ${#todo[@]} -gt 0 ]; do
+		f=${todo[0]} todo=("${todo[@]:1}")
+		[ -z "${seen[$f]:-}" ] && [ -f "$f" ] || continue
+		seen[$f]=1
+		while read -r inc; do
+			case $inc in
+			'"'*) dep=$(dirname "$f")/${inc//\"/} ;;
+			'<rbtrace/'*) dep=${inc#<} dep=$top/include/${dep%>} ;;
+			*) continue ;;
+			esac
+			todo+=("$dep")
+		done < <(sed -n 's/^#include[[:space:]]*\([<"][^>"]*[>"]\).*/\1/p' "$f")
+	done
+	printf '%s\n' "${!seen[@]}" | sort
+}
+
+if [ "$1" = --deps ]; then
+	stage_deps "$2"
+	exit 0
+fi
 
 only_source=0
 if [ "$1" = --source ]; then
@@ -584,7 +615,7 @@ make_args=("$@")
 cache=
 if [ -n "${RBT_KN_CACHE:-}" ]; then
 	key=$({
-		cat "$0" "$top"/tracer/*.h "$top"/include/rbtrace/*.h
+		stage_deps "$top" | xargs -d "\n" cat "$0"
 		echo "$(cd "$kdir" && pwd -P)|$src|$arch|${make_args[*]}"
 		cat "$kdir/Module.symvers" "$kdir/.config" 2>/dev/null
 		cat "$kdir/include/generated/utsrelease.h" 2>/dev/null
