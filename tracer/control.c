@@ -2,8 +2,8 @@
 /*
  * The control files of a tracer's buffer, as tracefs's: tracing_on,
  * buffer_size_kb (also per CPU), buffer_total_size_kb,
- * buffer_subbuf_size_kb, buffer_percent, trace_clock, tracing_cpumask and
- * per_cpu/cpuN/stats. The tree that holds them is built by tree.c; the
+ * buffer_subbuf_size_kb, buffer_percent, trace_clock, tracing_cpumask,
+ * syscall_user_buf_size and per_cpu/cpuN/stats. The tree that holds them is built by tree.c; the
  * tracer's other files (text, raw pages, events, marker, saved_cmdlines)
  * are in their own files of tracer/. Every file reaches its tracer
  * (struct rbtr_trace) through its inode.
@@ -29,6 +29,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "control.h"
+#include "kevents_syscalls.h"
 #include "trace.h"
 
 /* Longest control-file write taken; tracefs's are short lines too. */
@@ -254,6 +255,43 @@ static const struct file_operations percent_fops = {
 	.release	= rbtr_release_tr,
 	.read		= percent_read,
 	.write		= percent_write,
+	.llseek		= default_llseek,
+};
+
+/*
+ * syscall_user_buf_size (ftrace 6.19): the bytes of user memory a syscalls
+ * enter record keeps per argument (kevents_sysuser.c). As ftrace's: a
+ * number, more than 165 taken as 165, 0 keeping none.
+ */
+static ssize_t syscall_buf_read(struct file *filp, char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
+
+	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(tr->syscall_buf_sz));
+}
+
+static ssize_t syscall_buf_write(struct file *filp, const char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	struct rbtr_trace *tr = rbtr_file_trace(file_inode(filp));
+	unsigned long val;
+	int ret;
+
+	ret = rbtr_write_ulong(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+	WRITE_ONCE(tr->syscall_buf_sz, min_t(unsigned long, val, RBTR_KSYS_USER_MAX));
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations syscall_buf_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_open_tr,
+	.release	= rbtr_release_tr,
+	.read		= syscall_buf_read,
+	.write		= syscall_buf_write,
 	.llseek		= default_llseek,
 };
 
@@ -486,6 +524,7 @@ void rbtr_control_files(struct rbtr_trace *tr)
 	debugfs_create_file("buffer_percent", 0600, top, tr, &percent_fops);
 	debugfs_create_file("trace_clock", 0600, top, tr, &trace_clock_fops);
 	debugfs_create_file("tracing_cpumask", 0600, top, tr, &cpumask_fops);
+	debugfs_create_file("syscall_user_buf_size", 0600, top, tr, &syscall_buf_fops);
 }
 
 /**

@@ -36,6 +36,7 @@
 #include <rbtrace/rbtrace.h>
 #include "event.h"
 #include "pid.h"
+#include "kevents_syscalls.h"
 #include "trace.h"
 
 /* ftrace's default watermark for splice and poll of trace_pipe_raw */
@@ -125,6 +126,9 @@ int rbtr_trace_init(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 	mutex_init(&tr->files_mutex);
 	tr->buffer = buffer;
 	tr->buffer_percent = RBTR_DEFAULT_PERCENT;
+	/* As ftrace 6.19: an instance starts with the top tracer's value. */
+	tr->syscall_buf_sz = tr == &rbtr_global_trace ? RBTR_KSYS_USER_DEFAULT :
+			     READ_ONCE(rbtr_global_trace.syscall_buf_sz);
 	/* The clock the buffer was made with; NULL if not one of ours. */
 	tr->clock = rbt_buffer_clock(buffer);
 	if (tr->clock)

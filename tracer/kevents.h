@@ -126,6 +126,7 @@ ssize_t rbtr_kfs_read(struct vfsmount *mnt, const char *path, char **buf, size_t
 struct rbtr_kevent *rbtr_kev_parse(const char *system, const char *name, const char *text,
 				   size_t len);
 void rbtr_kev_free(struct rbtr_kevent *kev);
+int rbtr_kev_reformat(struct rbtr_kevent *kev, const char *text);
 unsigned int rbtr_kev_len(const struct rbtr_kevent *kev, const void *rec, unsigned int raw);
 
 /*

@@ -349,6 +349,42 @@ void rbtr_kev_free(struct rbtr_kevent *kev)
 }
 
 /**
+ * rbtr_kev_reformat - describe an event by another format text
+ * @kev: the event, from rbtr_kev_parse(), not registered
+ * @text: the new text, of the same name and ID (copied)
+ *
+ * For a route whose records are not the kernel's (kevents_sysuser.c):
+ * the format file, the fields and the layout become the new text's; the
+ * printers stay.
+ *
+ * Return: 0, or a negative errno (@kev unchanged).
+ */
+int rbtr_kev_reformat(struct rbtr_kevent *kev, const char *text)
+{
+	struct rbtr_kevent *n = rbtr_kev_parse(kev->type.system, kev->type.name, text,
+					       strlen(text));
+
+	if (IS_ERR(n))
+		return PTR_ERR(n);
+	if (n->type.id != kev->type.id) {
+		rbtr_kev_free(n);
+		return -EINVAL;
+	}
+	swap(kev->text, n->text);
+	swap(kev->fields, n->fields);
+	kev->type.format = kev->text;
+	kev->type.print_fmt = n->type.print_fmt;
+	kev->type.fields = kev->fields;
+	kev->type.nr_fields = n->type.nr_fields;
+	kev->type.fix_addrs = n->type.fix_addrs;
+	kev->fixed_size = n->fixed_size;
+	kev->nr_locs = n->nr_locs;
+	memcpy(kev->locs, n->locs, sizeof(kev->locs));
+	rbtr_kev_free(n);
+	return 0;
+}
+
+/**
  * rbtr_kev_len - the length of a record, as ftrace writes it
  * @kev: its event
  * @rec: the record the kernel filled

@@ -79,6 +79,7 @@
 #include <rbtrace/rbtrace.h>
 #include "event.h"
 #include "kevents.h"
+#include "kevents_syscalls.h"
 #include "tp_internal.h"
 #include "trace.h"
 
@@ -115,6 +116,7 @@ static __always_inline void rbtr_ksys_pad(void *rec)
 static_assert(offsetof(struct rbtr_ksys_enter_rec, nr) == 8);
 static_assert(offsetof(struct rbtr_ksys_enter_rec, args) == 8 + sizeof(long));
 static_assert(offsetof(struct rbtr_ksys_exit_rec, ret) == 8 + sizeof(long));
+static_assert(RBTR_KSYS_ARG_AT(1) == offsetof(struct rbtr_ksys_enter_rec, args[1]));
 
 /* ftrace's syscall_get_arguments() reads six (SYSCALL_DEFINE_MAXARGS). */
 #define RBTR_KSYS_MAX_ARGS	6
@@ -127,6 +129,9 @@ static_assert(offsetof(struct rbtr_ksys_exit_rec, ret) == 8 + sizeof(long));
  * @id: per direction and number, the kernel's id of the event, 0 if the
  *      kernel has none (no metadata, or not mapped to a number)
  * @nargs: per number, the syscall's arguments (syscall_metadata.nb_args)
+ * @user: per number, its user arguments if its enter event records them
+ *        (kevents_sysuser.c), else NULL: set before the event is
+ *        registered, constant after
  * @nr_on: per direction, the events attached: its probe is registered
  *         while not 0
  * @built: the table was read (at the first syscalls event asked for)
@@ -135,6 +140,7 @@ struct rbtr_ksys_table {
 	struct rbtr_kevent __rcu *on[RBTR_KSYS_DIRS][NR_syscalls];
 	unsigned short		id[RBTR_KSYS_DIRS][NR_syscalls];
 	u8			nargs[NR_syscalls];
+	const struct rbtr_ksys_user *user[NR_syscalls];
 	unsigned int		nr_on[RBTR_KSYS_DIRS];
 	bool			built;
 };
@@ -193,25 +199,42 @@ static __always_inline void *rbtr_ksys_reserve(struct rbt_buffer **buf,
 	return rbtr_event_reserve(*buf, file, size, rbtr_ctx_tp(rbtr_trace_ctx()));
 }
 
+/*
+ * @size: the record's bytes up to its last argument. With @ud (a syscall
+ * of user arguments, @u), the user memory follows, as much as this
+ * file's tracer keeps (its syscall_user_buf_size, read once: a write to
+ * it meanwhile changes the next record).
+ */
 static __always_inline void rbtr_ksys_write_enter(struct rbtr_event_file *file, int nr,
-						  const unsigned long *args, unsigned int size)
+						  const unsigned long *args, unsigned int size,
+						  const struct rbtr_ksys_user *u,
+						  const struct rbtr_ksys_udata *ud)
 {
+	unsigned int max = 0, total = size;
 	struct rbtr_ksys_enter_rec *r;
 	struct rbt_buffer *buf;
 
-	r = rbtr_ksys_reserve(&buf, file, size);
+	if (ud) {
+		max = READ_ONCE(file->tr->syscall_buf_sz);
+		total += rbtr_ksys_user_size(u, ud, max);
+	}
+	r = rbtr_ksys_reserve(&buf, file, total);
 	if (!r)
 		return;
 	r->nr = nr;
 	rbtr_ksys_pad(r);
 	memcpy(r->args, args, size - RBTR_KSYS_ARGS);
-	rbtr_event_commit(buf, file, r, size);
+	if (ud)
+		rbtr_ksys_user_put(r, size, u, ud, max);
+	rbtr_event_commit(buf, file, r, total);
 }
 
 static void notrace rbtr_ksys_enter(void *data, struct pt_regs *regs, long id)
 {
 	unsigned long args[RBTR_KSYS_MAX_ARGS];
+	const struct rbtr_ksys_udata *ud = NULL;
 	const struct rbtr_file_set *set;
+	const struct rbtr_ksys_user *u;
 	unsigned int i, size;
 	int nr;
 
@@ -225,8 +248,12 @@ static void notrace rbtr_ksys_enter(void *data, struct pt_regs *regs, long id)
 		goto out;
 	syscall_get_arguments(current, regs, args);
 	size = RBTR_KSYS_ARGS + rbtr_ksys.nargs[nr] * sizeof(long);
+	/* The user memory once, for every file (kevents_sysuser.c). */
+	u = rbtr_ksys.user[nr];
+	if (u)
+		ud = rbtr_ksys_user_read(u, args);
 	for (i = 0; i < set->nr; i++)
-		rbtr_ksys_write_enter(set->file[i], nr, args, size);
+		rbtr_ksys_write_enter(set->file[i], nr, args, size, u, ud);
 out:
 	preempt_enable_notrace();
 }
@@ -299,9 +326,16 @@ static int rbtr_ksys_attach(struct rbtr_kevent *kev, int dir)
 	if (WARN_ON_ONCE(nr < 0))
 		return -ENOENT;
 	if (!rbtr_ksys.nr_on[dir]) {
-		ret = tracepoint_probe_register(rbtr_ksys_tp(dir), rbtr_ksys_probe(dir), NULL);
-		if (ret)
+		/* The enter probe's buffers for user memory, before it can run. */
+		ret = dir == RBTR_KSYS_ENTER ? rbtr_ksys_user_buf_get() : 0;
+		if (!ret)
+			ret = tracepoint_probe_register(rbtr_ksys_tp(dir), rbtr_ksys_probe(dir),
+							NULL);
+		if (ret) {
+			if (dir == RBTR_KSYS_ENTER)
+				rbtr_ksys_user_buf_put();
 			return ret;
+		}
 	}
 	rbtr_ksys.nr_on[dir]++;
 	/* kev->files is published: the probe finds the set through the slot. */
@@ -324,6 +358,9 @@ static void rbtr_ksys_detach(struct rbtr_kevent *kev, int dir)
 	if (ret)
 		pr_warn("rbtrace: syscalls: cannot unregister the probe (%d)\n", ret);
 	tracepoint_synchronize_unregister();
+	/* No probe runs any more (unless unregistering failed: keep them). */
+	if (dir == RBTR_KSYS_ENTER && !ret)
+		rbtr_ksys_user_buf_put();
 }
 
 static int rbtr_ksys_attach_enter(struct rbtr_kevent *kev)
@@ -485,7 +522,13 @@ const struct rbtr_kev_route *rbtr_ksys_route(struct rbtr_kevent *kev)
 		rbtr_ksys.id[dir][nr] = 0;
 		return NULL;
 	}
-	/* Its text is ftrace's: the kernel's own printer (kevents_text.c). */
+	/*
+	 * Its text is ftrace's: the kernel's own printer (kevents_text.c);
+	 * a syscall of user arguments records and prints them as 6.19 does.
+	 */
+	if (dir == RBTR_KSYS_ENTER && rbtr_ksys_user_of(nr) &&
+	    !rbtr_ksys_user_event(kev, rbtr_ksys.nargs[nr], rbtr_ksys_user_of(nr)))
+		rbtr_ksys.user[nr] = rbtr_ksys_user_of(nr);
 #ifdef RBTRACE_TEST_HOOKS
 	ksys_native++;
 #endif

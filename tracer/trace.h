@@ -59,6 +59,10 @@ struct rbtr_pid_tr;
  *                 (pid.c, ftrace's per-CPU ignore_pid of a trace_array):
  *                 read by its events while they have RBTR_EVC_PID
  * @pid: its pid lists, probes and fork option (pid.c)
+ * @syscall_buf_sz: its syscall_user_buf_size, the bytes of user memory a
+ *                  syscalls enter record keeps per argument
+ *                  (kevents_sysuser.c); written by its file, read once
+ *                  per record with READ_ONCE()
  */
 struct rbtr_trace {
 	struct rbt_buffer	*buffer;
@@ -77,6 +81,7 @@ struct rbtr_trace {
 	struct list_head	marker_copy;	/* on its copies' list while set */
 	bool __percpu		*pid_ev_ignore;
 	struct rbtr_pid_tr	*pid;
+	unsigned int		syscall_buf_sz;
 	struct cpumask		untraced_cpus;
 };
 

@@ -290,7 +290,29 @@ echo "# grep 75636c6b $dir/trace   (the sample's id, \"uclk\")"
 grep '# 75636c6b buf:' "$dir/trace" || { echo "no record of the sample"; exit 1; }
 show sh -c "echo local > $dir/trace_clock"
 
-section "15. Unload"
+section "15. Newer than this kernel's ftrace: syscalls' user memory, copy_trace_marker, show_event_filters"
+# ftrace 6.19's syscalls events record what their user pointers point to;
+# 6.16's copy_trace_marker sends the top's marker writes to an instance
+# too; 7.0's show_event_filters lists every filter in force.
+echo >"$dir/trace"
+show sh -c "echo 'syscalls:sys_enter_openat syscalls:sys_enter_write' > $dir/set_event"
+show sh -c "echo 'fd == 1' > $dir/events/syscalls/sys_enter_write/filter"
+show cat "$dir/syscall_user_buf_size"
+show mkdir "$dir/instances/marks"
+show sh -c "echo 1 > $dir/instances/marks/options/copy_trace_marker"
+sh -c "cat /etc/hostname; echo hello from the demo > $dir/trace_marker" >/dev/null
+echo >"$dir/set_event"
+echo "# grep -E 'hostname|hello' trace"
+grep -E '/etc/hostname|hello from' "$dir/trace" | head -n 4
+grep -q 'filename: [0-9a-f]* "/etc/hostname"' "$dir/trace" || { echo "no openat path recorded"; exit 1; }
+show cat "$dir/show_event_filters"
+echo "# cat instances/marks/trace (the top's marker write, copied)"
+grep -v '^#' "$dir/instances/marks/trace"
+grep -q 'hello from the demo' "$dir/instances/marks/trace" || { echo "the marker was not copied"; exit 1; }
+echo 0 >"$dir/events/syscalls/sys_enter_write/filter"
+rmdir "$dir/instances/marks"
+
+section "16. Unload"
 cd /
 show rmmod rbtrace
 show test ! -e "$dir"
