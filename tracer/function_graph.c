@@ -24,6 +24,10 @@
  * nothing in the buffer, and nothing is ever taken back (seed 003's
  * lesson, and what ftrace's trace_graph_thresh_return() does).
  *
+ * max_graph_depth: a call nested in that many traced calls (the depth
+ * above) is not traced, as ftrace's: max_graph_depth 1 shows the
+ * outermost calls alone.
+ *
  * Overrun: a call nested in RBTR_GRAPH_DEPTH_LIMIT traced calls of its
  * task is not traced, as ftrace's when the task's return stack is full,
  * and counted for the task: every exit record of the task carries the
@@ -208,6 +212,14 @@ static int rbtr_graph_depth_limit(void)
 #endif
 
 /*
+ * max_graph_depth (ftrace's fgraph_max_depth): a call nested in that many
+ * traced calls of its task is not traced, silently (not an overrun); 0,
+ * the default, sets no limit but RBTR_GRAPH_DEPTH_LIMIT's. Read once per
+ * entry: a write takes effect at the next call.
+ */
+static unsigned int rbtr_graph_max_depth;
+
+/*
  * A task's overrun, ftrace's task->trace_overrun: slot pid + 1 (0 is
  * free). Slots are claimed with cmpxchg() and never given back while the
  * tracer runs; rbtr_graph_start() clears them with no handler running.
@@ -313,10 +325,14 @@ static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long r
 	struct rbtr_graph_call *c = data;
 	struct rbtr_graph_ent_entry *e;
 	int limit = rbtr_graph_depth_limit();
+	unsigned int max;
 
 	if (rbtr_fn_pid_ignored())
 		return 1;
-	c->depth = rbtr_graph_depth(fp, limit);
+	max = READ_ONCE(rbtr_graph_max_depth);
+	c->depth = rbtr_graph_depth(fp, max && max < limit ? max : limit);
+	if (max && c->depth >= max)
+		return 1;
 	if (c->depth >= limit) {
 		rbtr_graph_overrun();
 		return 1;
@@ -504,12 +520,44 @@ static void rbtr_graph_set_tr(struct rbtr_trace *tr)
 
 #endif /* CONFIG_FPROBE */
 
+static ssize_t rbtr_graph_max_depth_read(struct file *filp, char __user *ubuf,
+					 size_t cnt, loff_t *ppos)
+{
+	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(rbtr_graph_max_depth));
+}
+
+/* As ftrace's: any number (a depth no call reaches is no limit). */
+static ssize_t rbtr_graph_max_depth_write(struct file *filp, const char __user *ubuf,
+					  size_t cnt, loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	ret = rbtr_write_ulong(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+	if (val > UINT_MAX)
+		return -EINVAL;
+	WRITE_ONCE(rbtr_graph_max_depth, val);
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rbtr_graph_max_depth_fops = {
+	.owner	= THIS_MODULE,
+	.open	= rbtr_open_generic,
+	.read	= rbtr_graph_max_depth_read,
+	.write	= rbtr_graph_max_depth_write,
+	.llseek	= default_llseek,
+};
+
 /**
- * rbtr_graph_files - the graph tracer's files (none of its own yet)
+ * rbtr_graph_files - the graph tracer's files: max_graph_depth
  * @top: the top directory
  */
 void rbtr_graph_files(struct dentry *top)
 {
+	debugfs_create_file("max_graph_depth", 0600, top, NULL, &rbtr_graph_max_depth_fops);
 }
 
 /**
