@@ -39,6 +39,7 @@
 #include "event.h"
 #include "function.h"
 #include "pid.h"
+#include "stack.h"
 #include "trace.h"
 
 /* ftrace's struct ftrace_entry */
@@ -102,7 +103,8 @@ static struct rbtr_event_type rbtr_fn_type = {
  * preemption level taken off, so that the flags read as ftrace's. D the
  * record, reserved directly by rbt_reserve(), which returns where the
  * payload goes (rbtr_event_reserve() would disable preemption once
- * more): the cost per call is the benchmark's.
+ * more): the cost per call is the benchmark's. E the stack after it,
+ * with options/func_stack_trace (stack.c), in the same context.
  */
 static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -138,6 +140,9 @@ static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 	e->ip = ip;
 	e->parent_ip = parent_ip;
 	rbt_unlock_commit(buffer);
+	/*E: options/func_stack_trace, as ftrace's function_stack_trace_call() */
+	if (READ_ONCE(rbtr_func_stack_on))
+		rbtr_stack_write_fn(buffer, ctx, ip + MCOUNT_INSN_SIZE);
 out:
 	ftrace_test_recursion_unlock(bit);
 }
@@ -331,6 +336,7 @@ void rbtr_function_files(struct rbtr_trace *tr)
 	rbtr_pid_fn_files(tr);
 	debugfs_create_file("function_stats", 0400, top, NULL, &rbtr_fn_stats_fops);
 	rbtr_graph_files(top);
+	rbtr_stack_tracer_files(top);
 }
 
 /**
@@ -379,6 +385,7 @@ void rbtr_function_exit(void)
 	rbtr_tracer_stop_locked();
 	mutex_unlock(&rbtr_fn_mutex);
 	rbtr_graph_exit();
+	rbtr_stack_tracer_exit();
 	rbtr_event_unregister(&rbtr_fn_type);
 	ftrace_free_filter(&rbtr_fn_ops);
 	rbtr_fn_filter_exit();

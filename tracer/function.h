@@ -41,6 +41,7 @@ enum rbtr_fn_kind {
 	RBTR_FN_FILTER,		/* set_ftrace_filter */
 	RBTR_FN_NOTRACE,	/* set_ftrace_notrace */
 	RBTR_FN_GRAPH,		/* set_graph_function */
+	RBTR_FN_STACK,		/* stack_trace_filter */
 	RBTR_FN_NR_KINDS,
 };
 
@@ -80,6 +81,11 @@ bool rbtr_graph_is_leaf(const void *rec, unsigned int len, const void *next,
 bool rbtr_graph_print(struct rbtr_graph_text *gt, struct seq_buf *s, const void *rec,
 		      unsigned int len, const void *leaf, int cpu);
 bool rbtr_graph_print_header(struct seq_file *m);
+
+/* stack_tracer.c: the stack tracer (stack_trace, stack_max_size, ...) */
+extern struct ftrace_ops rbtr_stack_ops;
+void rbtr_stack_tracer_files(struct dentry *top);
+void rbtr_stack_tracer_exit(void);
 
 /* duration.c: tracing_thresh in the buffer clock's units (0: off). */
 u64 rbtr_dur_thresh_ns(void);

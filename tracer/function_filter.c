@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rbtrace's function filter files: available_filter_functions,
- * set_ftrace_filter, set_ftrace_notrace and set_graph_function.
+ * set_ftrace_filter, set_ftrace_notrace, set_graph_function and the stack
+ * tracer's stack_trace_filter (programming rbtr_stack_ops as
+ * set_ftrace_filter programs rbtr_fn_ops).
  *
  * available_filter_functions (and available_filter_functions_addrs where
  * the kernel has it, 6.5 on) is the kernel's own tracefs file, opened
@@ -421,6 +423,8 @@ static int rbtr_fn_program(enum rbtr_fn_kind kind, char *word, bool reset)
 		return ftrace_set_notrace(&rbtr_fn_ops, word, len, reset);
 	if (kind == RBTR_FN_FILTER)
 		return ftrace_set_filter(&rbtr_fn_ops, word, len, reset);
+	if (kind == RBTR_FN_STACK)
+		return ftrace_set_filter(&rbtr_stack_ops, word, len, reset);
 	return 0;
 }
 
@@ -787,6 +791,8 @@ void rbtr_fn_filter_files(struct dentry *top)
 	if (rbtr_graph_supported())
 		debugfs_create_file("set_graph_function", 0600, top, (void *)RBTR_FN_GRAPH,
 				    &rbtr_fn_filter_fops);
+	debugfs_create_file("stack_trace_filter", 0600, top, (void *)RBTR_FN_STACK,
+			    &rbtr_fn_filter_fops);
 }
 
 /**

@@ -168,6 +168,14 @@ static void rbtr_graph_print_ret(struct seq_buf *s, const struct rbtr_event_type
 		       (void *)e->func, e->depth, e->calltime, e->rettime, e->depth);
 }
 
+/*
+ * max_graph_depth (ftrace's fgraph_max_depth): a call nested in that many
+ * traced calls of its task is not traced, silently (not an overrun); 0,
+ * the default, sets no limit but RBTR_GRAPH_DEPTH_LIMIT's. Read once per
+ * entry: a write takes effect at the next call.
+ */
+static unsigned int rbtr_graph_max_depth;
+
 #if IS_ENABLED(CONFIG_FPROBE) && IS_ENABLED(CONFIG_RETHOOK)
 
 /* What the entry handler leaves the exit handler. */
@@ -210,14 +218,6 @@ static int rbtr_graph_depth_limit(void)
 	return RBTR_GRAPH_DEPTH_LIMIT;
 }
 #endif
-
-/*
- * max_graph_depth (ftrace's fgraph_max_depth): a call nested in that many
- * traced calls of its task is not traced, silently (not an overrun); 0,
- * the default, sets no limit but RBTR_GRAPH_DEPTH_LIMIT's. Read once per
- * entry: a write takes effect at the next call.
- */
-static unsigned int rbtr_graph_max_depth;
 
 /*
  * A task's overrun, ftrace's task->trace_overrun: slot pid + 1 (0 is
@@ -557,7 +557,10 @@ static const struct file_operations rbtr_graph_max_depth_fops = {
  */
 void rbtr_graph_files(struct dentry *top)
 {
-	debugfs_create_file("max_graph_depth", 0600, top, NULL, &rbtr_graph_max_depth_fops);
+	/* ftrace has it with the graph tracer only, as rbtrace (fprobe). */
+	if (rbtr_graph_supported())
+		debugfs_create_file("max_graph_depth", 0600, top, NULL,
+				    &rbtr_graph_max_depth_fops);
 }
 
 /**

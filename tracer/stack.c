@@ -212,6 +212,33 @@ static unsigned int rbtr_stack_find_regs(unsigned long *calls, unsigned int nr,
 	return rbtr_stack_find_func(calls, nr, ip);
 }
 
+/*
+ * The frame a function record's stack starts at, as ftrace's
+ * func_stack_trace shows it: the one before the traced function's own
+ * (@ret, its address after the fentry call), the trampoline's that
+ * called the callbacks ("=> ftrace_call" where several ftrace_ops are
+ * on). Under the ORC unwinder ftrace shows one more, its
+ * __ftrace_trace_stack() skipping one frame fewer there: the frame that
+ * called the callback ("=> arch_ftrace_ops_list_func"), unless that is
+ * rbtrace's own (its callback called straight from its trampoline). @nr
+ * if @ret is not on the stack.
+ */
+static unsigned int notrace rbtr_stack_find_fn(const unsigned long *calls, unsigned int nr,
+					       unsigned long ret)
+{
+	unsigned int i;
+
+	for (i = 1; i < nr; i++) {
+		if (calls[i] != ret)
+			continue;
+		if (IS_ENABLED(CONFIG_UNWINDER_ORC) && i >= 2 &&
+		    !within_module(calls[i - 2], THIS_MODULE))
+			return i - 2;
+		return i - 1;
+	}
+	return nr;
+}
+
 static void notrace rbtr_stack_save(struct rbt_buffer *buffer, unsigned int ctx,
 				    unsigned int skip, struct pt_regs *regs,
 				    unsigned long caller)
@@ -238,7 +265,9 @@ static void notrace rbtr_stack_save(struct rbt_buffer *buffer, unsigned int ctx,
 	nr = stack_trace_save(calls, RBTR_STACK_MAX, 0);
 	if (regs)
 		first = rbtr_stack_find_regs(calls, nr, instruction_pointer(regs), caller);
-	if (!regs || first == nr) {
+	else if (caller)
+		first = rbtr_stack_find_fn(calls, nr, caller);
+	if ((!regs && !caller) || first == nr) {
 		first = 0;
 		while (first < nr && within_module(calls[first], THIS_MODULE))
 			first++;
@@ -286,6 +315,22 @@ void notrace rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsig
 }
 
 /**
+ * rbtr_stack_write_fn - the stack after a function record (func_stack_trace)
+ * @buffer: the buffer
+ * @ctx: the function record's context
+ * @ret: the traced function's address after its fentry call
+ *
+ * As ftrace's function_stack_trace_call(): from the trampoline's frame
+ * (the one before the traced function's) out; if the traced function is
+ * not found on the stack, from the first frame not rbtrace's.
+ */
+void notrace rbtr_stack_write_fn(struct rbt_buffer *buffer, unsigned int ctx,
+				 unsigned long ret)
+{
+	rbtr_stack_save(buffer, ctx, 0, NULL, ret);
+}
+
+/**
  * rbtr_stack_after_event - the options/stacktrace record after an event
  * @buffer: the buffer the event was committed to
  *
@@ -317,49 +362,87 @@ static void rbtr_stack_set(bool on)
 	mutex_unlock(&rbtr_stack_mutex);
 }
 
+/*
+ * options/func_stack_trace (ftrace's, of the function tracer): a
+ * kernel_stack record after each function record (function.c reads it
+ * once per call), as ftrace's function_stack_trace_call().
+ */
+bool rbtr_func_stack_on;
+
+static void rbtr_func_stack_set(bool on)
+{
+	WRITE_ONCE(rbtr_func_stack_on, on);
+}
+
+/* The two options of this file: their names, values and setters. */
+struct rbtr_stack_opt {
+	const char	*name;
+	bool		*on;
+	void		(*set)(bool on);
+};
+
+static const struct rbtr_stack_opt rbtr_stack_opts[] = {
+	{ "stacktrace", &rbtr_stack_on, rbtr_stack_set },
+	{ "func_stack_trace", &rbtr_func_stack_on, rbtr_func_stack_set },
+};
+
+/* The option of an options/ file: its inode's private data. */
 static ssize_t rbtr_stack_opt_read(struct file *filp, char __user *ubuf, size_t cnt,
 				   loff_t *ppos)
 {
-	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(rbtr_stack_on));
+	const struct rbtr_stack_opt *o = filp->private_data;
+
+	return rbtr_read_u64(ubuf, cnt, ppos, READ_ONCE(*o->on));
 }
 
 /* ftrace's trace_options_core_write(): 0 or 1, else -EINVAL. */
 static ssize_t rbtr_stack_opt_write(struct file *filp, const char __user *ubuf, size_t cnt,
 				    loff_t *ppos)
 {
+	const struct rbtr_stack_opt *o = filp->private_data;
 	bool on;
 	int ret;
 
 	ret = rbtr_write_bool(ubuf, cnt, &on);
 	if (ret)
 		return ret;
-	rbtr_stack_set(on);
+	o->set(on);
 	*ppos += cnt;
 	return cnt;
 }
 
 /**
- * rbtr_stack_options_show - options/stacktrace's line of trace_options
+ * rbtr_stack_options_show - the lines of stacktrace and func_stack_trace
  * @m: the seq_file of the top's trace_options
  */
 void rbtr_stack_options_show(struct seq_file *m)
 {
-	seq_printf(m, "%sstacktrace\n", READ_ONCE(rbtr_stack_on) ? "" : "no");
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rbtr_stack_opts); i++)
+		seq_printf(m, "%s%s\n", READ_ONCE(*rbtr_stack_opts[i].on) ? "" : "no",
+			   rbtr_stack_opts[i].name);
 }
 
 /**
- * rbtr_stack_option_set - a trace_options write naming "stacktrace"
+ * rbtr_stack_option_set - a trace_options write naming one of ours
  * @name: the option's name, "no" stripped
  * @on: its new value
  *
- * Return: 0, or -ENOENT if @name is not "stacktrace".
+ * Return: 0, or -ENOENT if @name is neither "stacktrace" nor
+ * "func_stack_trace".
  */
 int rbtr_stack_option_set(const char *name, bool on)
 {
-	if (strcmp(name, "stacktrace"))
-		return -ENOENT;
-	rbtr_stack_set(on);
-	return 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rbtr_stack_opts); i++) {
+		if (!strcmp(name, rbtr_stack_opts[i].name)) {
+			rbtr_stack_opts[i].set(on);
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 static const struct file_operations rbtr_stack_opt_fops = {
@@ -371,15 +454,19 @@ static const struct file_operations rbtr_stack_opt_fops = {
 };
 
 /**
- * rbtr_stack_files - create options/stacktrace
+ * rbtr_stack_files - create options/stacktrace and options/func_stack_trace
  * @tr: the tracer
  */
 void rbtr_stack_files(struct rbtr_trace *tr)
 {
 	struct dentry *dir = rbtr_options_dir(tr);
+	unsigned int i;
 
-	if (!IS_ERR(dir))
-		debugfs_create_file("stacktrace", 0600, dir, tr, &rbtr_stack_opt_fops);
+	if (IS_ERR(dir))
+		return;
+	for (i = 0; i < ARRAY_SIZE(rbtr_stack_opts); i++)
+		debugfs_create_file(rbtr_stack_opts[i].name, 0600, dir,
+				    (void *)&rbtr_stack_opts[i], &rbtr_stack_opt_fops);
 }
 
 /**
@@ -412,6 +499,7 @@ void rbtr_stack_exit(void)
 	if (static_key_enabled(&rbtr_stacktrace_key))
 		static_branch_disable(&rbtr_stacktrace_key);
 	rbtr_stack_on = false;
+	rbtr_func_stack_on = false;
 	if (rbtr_stack_registered)
 		rbtr_event_unregister(&rbtr_stack_type);
 	rbtr_stack_registered = false;

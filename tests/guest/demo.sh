@@ -290,7 +290,7 @@ echo "# grep 75636c6b $dir/trace   (the sample's id, \"uclk\")"
 grep '# 75636c6b buf:' "$dir/trace" || { echo "no record of the sample"; exit 1; }
 show sh -c "echo local > $dir/trace_clock"
 
-section "15. Newer than this kernel's ftrace: syscalls' user memory, copy_trace_marker, show_event_filters"
+section "15. Newer than this kernel's ftrace: syscalls' user memory, copy_trace_marker, show_event_filters; the stack tracer"
 # ftrace 6.19's syscalls events record what their user pointers point to;
 # 6.16's copy_trace_marker sends the top's marker writes to an instance
 # too; 7.0's show_event_filters lists every filter in force.
@@ -311,6 +311,15 @@ grep -v '^#' "$dir/instances/marks/trace"
 grep -q 'hello from the demo' "$dir/instances/marks/trace" || { echo "the marker was not copied"; exit 1; }
 echo 0 >"$dir/events/syscalls/sys_enter_write/filter"
 rmdir "$dir/instances/marks"
+# ftrace's stack tracer, on vfs_read alone (as section 10, one function
+# patched): the deepest stack seen at its entry, frame by frame.
+show sh -c "echo vfs_read > $dir/stack_trace_filter"
+show sh -c "echo 1 > $dir/stack_tracer_enabled"
+cat /etc/hostname >/dev/null
+echo 0 >"$dir/stack_tracer_enabled"
+show cat "$dir/stack_trace"
+grep -q ') .*vfs_read+0x' "$dir/stack_trace" || { echo "no stack of vfs_read"; exit 1; }
+echo >"$dir/stack_trace_filter"
 
 section "16. Unload"
 cd /
