@@ -336,6 +336,7 @@ void rbtr_function_files(struct rbtr_trace *tr)
 	rbtr_pid_fn_files(tr);
 	debugfs_create_file("function_stats", 0400, top, NULL, &rbtr_fn_stats_fops);
 	rbtr_graph_files(top);
+	rbtr_graph_option_files(tr);
 	rbtr_stack_tracer_files(top);
 }
 

@@ -79,8 +79,11 @@ bool rbtr_graph_leaf_wanted(const void *rec, unsigned int len);
 bool rbtr_graph_is_leaf(const void *rec, unsigned int len, const void *next,
 			unsigned int next_len);
 bool rbtr_graph_print(struct rbtr_graph_text *gt, struct seq_buf *s, const void *rec,
-		      unsigned int len, const void *leaf, int cpu);
+		      unsigned int len, const void *leaf, int cpu, u64 ts);
 bool rbtr_graph_print_header(struct seq_file *m);
+void rbtr_graph_option_files(struct rbtr_trace *tr);
+void rbtr_graph_options_show(struct seq_file *m);
+int rbtr_graph_option_set(const char *name, bool on);
 
 /* stack_tracer.c: the stack tracer (stack_trace, stack_max_size, ...) */
 extern struct ftrace_ops rbtr_stack_ops;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * function_graph's text (trace, trace_pipe): ftrace's print_graph_*()
- * of kernel/trace/trace_functions_graph.c, with its default options
- * (funcgraph-cpu, -overhead, -duration on; -proc, -abstime, -tail,
- * -overrun, -retval off), line for line:
+ * of kernel/trace/trace_functions_graph.c, with its options
+ * (options/funcgraph-*, below; by default funcgraph-cpu, -overhead and
+ * -duration on, -proc, -abstime, -tail, -overrun and -retval off), line
+ * for line:
  *
  *	 ------------------------------------------
  *	 1)   sh-212     =>   sh-213
@@ -29,18 +30,66 @@
  * other's comments or banners.
  */
 /* seq_buf_printf() only: 6.1 exports neither seq_buf_puts() nor seq_buf_putc(). */
+#include <linux/debugfs.h>
+#include <linux/err.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include "function_graph.h"
+#include "trace.h"
 
 /* ftrace's TRACE_GRAPH_INDENT, TRACE_GRAPH_PROCINFO_LENGTH */
 #define RBTR_GRAPH_INDENT	2
 #define RBTR_GRAPH_PROC_LEN	14
 /* ftrace's TRACE_STACK: shown as the ordinary line, as TRACE_FN */
 #define RBTR_GRAPH_STACK_ID	4
+
+/*
+ * ftrace's funcgraph-* options (its TRACE_GRAPH_PRINT_* flags), read once
+ * per record by the printers: a change shows from the next line on, as
+ * in ftrace. funcgraph-irqs is not offered (its irq arrows and the
+ * leaving out of interrupt code are not done); -retval and -retval-hex
+ * where the records carry the return value.
+ */
+enum rbtr_graph_opt {
+	RBTR_GRAPH_OVERRUN,
+	RBTR_GRAPH_CPU,
+	RBTR_GRAPH_OVERHEAD,
+	RBTR_GRAPH_PROC,
+	RBTR_GRAPH_DURATION,
+	RBTR_GRAPH_ABSTIME,
+	RBTR_GRAPH_TAIL,
+	RBTR_GRAPH_RETVAL,
+	RBTR_GRAPH_RETVAL_HEX,
+	RBTR_GRAPH_NR_OPTS,
+};
+
+static const char *const rbtr_graph_opt_names[RBTR_GRAPH_NR_OPTS] = {
+	[RBTR_GRAPH_OVERRUN]	= "funcgraph-overrun",
+	[RBTR_GRAPH_CPU]	= "funcgraph-cpu",
+	[RBTR_GRAPH_OVERHEAD]	= "funcgraph-overhead",
+	[RBTR_GRAPH_PROC]	= "funcgraph-proc",
+	[RBTR_GRAPH_DURATION]	= "funcgraph-duration",
+	[RBTR_GRAPH_ABSTIME]	= "funcgraph-abstime",
+	[RBTR_GRAPH_TAIL]	= "funcgraph-tail",
+	[RBTR_GRAPH_RETVAL]	= "funcgraph-retval",
+	[RBTR_GRAPH_RETVAL_HEX]	= "funcgraph-retval-hex",
+};
+
+static unsigned long rbtr_graph_opts = BIT(RBTR_GRAPH_CPU) | BIT(RBTR_GRAPH_OVERHEAD) |
+				       BIT(RBTR_GRAPH_DURATION);
+
+/* Is option @o offered on this kernel? */
+static bool rbtr_graph_opt_offered(unsigned int o)
+{
+	if (o == RBTR_GRAPH_RETVAL || o == RBTR_GRAPH_RETVAL_HEX)
+		return IS_ENABLED(CONFIG_FUNCTION_GRAPH_RETVAL);
+	return true;
+}
+
+#define RBTR_GRAPH_ON(f, o)	((f) & BIT(RBTR_GRAPH_##o))
 
 /* ftrace's struct fgraph_cpu_data, for one reader and one CPU */
 struct rbtr_graph_cpu_text {
@@ -150,14 +199,16 @@ static char rbtr_graph_mark(u64 d)
 	return ' ';
 }
 
-/* ftrace's print_graph_duration() with the overhead mark. */
-static void rbtr_graph_duration(struct seq_buf *s, u64 duration)
+/* ftrace's print_graph_duration(): the overhead mark, the time. */
+static void rbtr_graph_duration(struct seq_buf *s, u64 duration, unsigned long f)
 {
 	char usecs[24];
 	u32 nsecs;
 	int len, i;
 
-	seq_buf_printf(s, "%c ", rbtr_graph_mark(duration));
+	if (!RBTR_GRAPH_ON(f, DURATION))
+		return;
+	seq_buf_printf(s, "%c ", RBTR_GRAPH_ON(f, OVERHEAD) ? rbtr_graph_mark(duration) : ' ');
 	duration = div_u64_rem(duration, 1000, &nsecs);
 	len = scnprintf(usecs, sizeof(usecs), "%llu", duration);
 	seq_buf_printf(s, "%s", usecs);
@@ -176,9 +227,10 @@ static void rbtr_graph_duration(struct seq_buf *s, u64 duration)
 }
 
 /* print_graph_duration()'s FLAGS_FILL_FULL: no time on this line. */
-static void rbtr_graph_no_duration(struct seq_buf *s)
+static void rbtr_graph_no_duration(struct seq_buf *s, unsigned long f)
 {
-	seq_buf_printf(s, "              |  ");
+	if (RBTR_GRAPH_ON(f, DURATION))
+		seq_buf_printf(s, "              |  ");
 }
 
 /* ftrace's print_graph_cpu(): " 1) ", as wide as the highest CPU. */
@@ -206,10 +258,12 @@ static void rbtr_graph_proc(struct seq_buf *s, int pid)
 
 /*
  * ftrace's print_graph_prologue() with verif_pid(): the context switch
- * banner when the CPU's task changed since its last line, then the CPU.
+ * banner when the CPU's task changed since its last line, then the
+ * columns of the options: the time (funcgraph-abstime, the record's
+ * stamp in seconds and microseconds), the CPU, the task.
  */
 static void rbtr_graph_prologue(struct rbtr_graph_cpu_text *c, struct seq_buf *s,
-				const struct rbtr_entry *ent, int cpu)
+				const struct rbtr_entry *ent, int cpu, u64 ts, unsigned long f)
 {
 	int prev = c->last_pid;
 
@@ -224,7 +278,18 @@ static void rbtr_graph_prologue(struct rbtr_graph_cpu_text *c, struct seq_buf *s
 			seq_buf_printf(s, "\n ------------------------------------------\n\n");
 		}
 	}
-	rbtr_graph_cpu(s, cpu);
+	if (RBTR_GRAPH_ON(f, ABSTIME)) {
+		u32 rem;
+		u64 sec = div_u64_rem(ts, NSEC_PER_SEC, &rem);
+
+		seq_buf_printf(s, "%5llu.%06u |  ", sec, rem / (u32)NSEC_PER_USEC);
+	}
+	if (RBTR_GRAPH_ON(f, CPU))
+		rbtr_graph_cpu(s, cpu);
+	if (RBTR_GRAPH_ON(f, PROC)) {
+		rbtr_graph_proc(s, ent->pid);
+		seq_buf_printf(s, " | ");
+	}
 }
 
 static void rbtr_graph_indent(struct seq_buf *s, int depth)
@@ -237,33 +302,80 @@ static bool rbtr_graph_depth_ok(int depth)
 	return depth >= 0 && depth < RBTR_GRAPH_MAX_DEPTH;
 }
 
+#ifdef CONFIG_FUNCTION_GRAPH_RETVAL
+/*
+ * ftrace's print_graph_retval(): " = value" in the comment of a leaf or
+ * of a closing brace; an error code (a negative errno, 32 or 64 bits) in
+ * decimal, anything else in hex; all in hex with funcgraph-retval-hex.
+ */
+static void rbtr_graph_retval(struct seq_buf *s, unsigned long retval, bool leaf,
+			      unsigned long func, unsigned long f)
+{
+	bool hex = RBTR_GRAPH_ON(f, RETVAL_HEX);
+	unsigned long err = 0;
+
+	if (retval && !hex) {
+		if ((retval & BIT(31)) && !(((u64)retval) >> 32))
+			err = (unsigned long)(s32)retval;
+		else
+			err = retval;
+		if (!IS_ERR_VALUE(err))
+			err = 0;
+	}
+	if (hex || !err)
+		seq_buf_printf(s, leaf ? "%ps(); /* = 0x%lx */\n" : "} /* %ps = 0x%lx */\n",
+			       (void *)func, retval);
+	else
+		seq_buf_printf(s, leaf ? "%ps(); /* = %ld */\n" : "} /* %ps = %ld */\n",
+			       (void *)func, (long)err);
+}
+
+static bool rbtr_graph_print_retval(struct seq_buf *s, const struct rbtr_graph_ret_entry *r,
+				    bool leaf, unsigned long f)
+{
+	if (!RBTR_GRAPH_ON(f, RETVAL))
+		return false;
+	rbtr_graph_retval(s, r->retval, leaf, r->func, f);
+	return true;
+}
+#else
+static bool rbtr_graph_print_retval(struct seq_buf *s, const struct rbtr_graph_ret_entry *r,
+				    bool leaf, unsigned long f)
+{
+	return false;
+}
+#endif
+
 /* ftrace's print_graph_entry_leaf() and print_graph_entry_nested() */
 static void rbtr_graph_print_entry(struct rbtr_graph_cpu_text *c, struct seq_buf *s,
 				   const struct rbtr_graph_ent_entry *e,
-				   const struct rbtr_graph_ret_entry *leaf, int cpu)
+				   const struct rbtr_graph_ret_entry *leaf, int cpu, u64 ts,
+				   unsigned long f)
 {
-	rbtr_graph_prologue(c, s, &e->ent, cpu);
+	rbtr_graph_prologue(c, s, &e->ent, cpu, ts, f);
 	if (leaf) {
 		/* Comments after a leaf are at its own depth. */
 		c->depth = e->depth - 1;
 		if (rbtr_graph_depth_ok(e->depth))
 			c->enter_funcs[e->depth] = 0;
-		rbtr_graph_duration(s, leaf->rettime - leaf->calltime);
+		rbtr_graph_duration(s, leaf->rettime - leaf->calltime, f);
 		rbtr_graph_indent(s, e->depth);
-		seq_buf_printf(s, "%ps();\n", (void *)e->func);
+		if (!rbtr_graph_print_retval(s, leaf, true, f))
+			seq_buf_printf(s, "%ps();\n", (void *)e->func);
 		return;
 	}
 	c->depth = e->depth;
 	if (rbtr_graph_depth_ok(e->depth))
 		c->enter_funcs[e->depth] = e->func;
-	rbtr_graph_no_duration(s);
+	rbtr_graph_no_duration(s, f);
 	rbtr_graph_indent(s, e->depth);
 	seq_buf_printf(s, "%ps() {\n", (void *)e->func);
 }
 
 /* ftrace's print_graph_return() */
 static void rbtr_graph_print_return(struct rbtr_graph_cpu_text *c, struct seq_buf *s,
-				    const struct rbtr_graph_ret_entry *r, int cpu)
+				    const struct rbtr_graph_ret_entry *r, int cpu, u64 ts,
+				    unsigned long f)
 {
 	bool match = true;
 
@@ -273,22 +385,27 @@ static void rbtr_graph_print_return(struct rbtr_graph_cpu_text *c, struct seq_bu
 		match = c->enter_funcs[r->depth] == r->func;
 		c->enter_funcs[r->depth] = 0;
 	}
-	rbtr_graph_prologue(c, s, &r->ent, cpu);
-	rbtr_graph_duration(s, r->rettime - r->calltime);
+	rbtr_graph_prologue(c, s, &r->ent, cpu, ts, f);
+	rbtr_graph_duration(s, r->rettime - r->calltime, f);
 	rbtr_graph_indent(s, r->depth);
-	if (match)
-		seq_buf_printf(s, "}\n");
-	else
-		seq_buf_printf(s, "} /* %ps */\n", (void *)r->func);
+	/* The function's name when its entry was not shown, or always (-tail). */
+	if (!rbtr_graph_print_retval(s, r, false, f)) {
+		if (match && !RBTR_GRAPH_ON(f, TAIL))
+			seq_buf_printf(s, "}\n");
+		else
+			seq_buf_printf(s, "} /* %ps */\n", (void *)r->func);
+	}
+	if (RBTR_GRAPH_ON(f, OVERRUN))
+		seq_buf_printf(s, " (Overruns: %u)\n", r->overrun);
 }
 
 /* ftrace's print_graph_comment(): "/-* text *-/", one deeper. */
 static void rbtr_graph_print_comment(struct rbtr_graph_cpu_text *c, struct seq_buf *s,
 				     const struct rbtr_entry *ent, unsigned int len,
-				     int cpu)
+				     int cpu, u64 ts, unsigned long f)
 {
-	rbtr_graph_prologue(c, s, ent, cpu);
-	rbtr_graph_no_duration(s);
+	rbtr_graph_prologue(c, s, ent, cpu, ts, f);
+	rbtr_graph_no_duration(s, f);
 	/* ftrace indents only from depth 1 on (its "if (depth > 0)"). */
 	if (c->depth > 0)
 		rbtr_graph_indent(s, c->depth + 1);
@@ -313,13 +430,15 @@ static void rbtr_graph_print_comment(struct rbtr_graph_cpu_text *c, struct seq_b
  *        its CPU (rbtr_graph_is_leaf()), the reader having skipped it;
  *        else NULL
  * @cpu: its CPU
+ * @ts: its stamp (funcgraph-abstime)
  *
  * Return: false if function_graph is not current or @rec gets the
  * ordinary line (a function entry, a stack trace): nothing printed.
  */
 bool rbtr_graph_print(struct rbtr_graph_text *gt, struct seq_buf *s, const void *rec,
-		      unsigned int len, const void *leaf, int cpu)
+		      unsigned int len, const void *leaf, int cpu, u64 ts)
 {
+	unsigned long f = READ_ONCE(rbtr_graph_opts);
 	const struct rbtr_entry *ent = rec;
 	struct rbtr_graph_cpu_text *c;
 
@@ -331,18 +450,18 @@ bool rbtr_graph_print(struct rbtr_graph_text *gt, struct seq_buf *s, const void 
 	case RBTR_TRACE_GRAPH_ENT_ID:
 		if (len < sizeof(struct rbtr_graph_ent_entry))
 			return false;
-		rbtr_graph_print_entry(c, s, rec, leaf, cpu);
+		rbtr_graph_print_entry(c, s, rec, leaf, cpu, ts, f);
 		return true;
 	case RBTR_TRACE_GRAPH_RET_ID:
 		if (len < sizeof(struct rbtr_graph_ret_entry))
 			return false;
-		rbtr_graph_print_return(c, s, rec, cpu);
+		rbtr_graph_print_return(c, s, rec, cpu, ts, f);
 		return true;
 	case RBTR_TRACE_FN_ID:
 	case RBTR_GRAPH_STACK_ID:
 		return false;
 	default:
-		rbtr_graph_print_comment(c, s, ent, len, cpu);
+		rbtr_graph_print_comment(c, s, ent, len, cpu, ts, f);
 		return true;
 	}
 }
@@ -355,10 +474,122 @@ bool rbtr_graph_print(struct rbtr_graph_text *gt, struct seq_buf *s, const void 
  */
 bool rbtr_graph_print_header(struct seq_file *m)
 {
+	unsigned long f = READ_ONCE(rbtr_graph_opts);
+
 	if (rbtr_current_tracer() != RBTR_TRACER_GRAPH)
 		return false;
 	seq_puts(m, "# tracer: function_graph\n#\n");
-	seq_puts(m, "# CPU  DURATION                  FUNCTION CALLS\n");
-	seq_puts(m, "# |     |   |                     |   |   |   |\n");
+	/* ftrace's __print_graph_headers_flags(): a column per option. */
+	seq_printf(m, "#%s%s%s%s               FUNCTION CALLS\n",
+		   RBTR_GRAPH_ON(f, ABSTIME) ? "     TIME       " : "",
+		   RBTR_GRAPH_ON(f, CPU) ? " CPU" : "",
+		   RBTR_GRAPH_ON(f, PROC) ? "  TASK/PID       " : "",
+		   RBTR_GRAPH_ON(f, DURATION) ? "  DURATION   " : "");
+	seq_printf(m, "#%s%s%s%s               |   |   |   |\n",
+		   RBTR_GRAPH_ON(f, ABSTIME) ? "      |         " : "",
+		   RBTR_GRAPH_ON(f, CPU) ? " |  " : "",
+		   RBTR_GRAPH_ON(f, PROC) ? "   |    |        " : "",
+		   RBTR_GRAPH_ON(f, DURATION) ? "   |   |      " : "");
 	return true;
+}
+
+/* ---- options/funcgraph-* ---------------------------------------------------- */
+
+static ssize_t rbtr_graph_opt_read(struct file *filp, char __user *ubuf, size_t cnt,
+				   loff_t *ppos)
+{
+	unsigned long o = (unsigned long)filp->private_data;
+
+	return rbtr_read_u64(ubuf, cnt, ppos, !!(READ_ONCE(rbtr_graph_opts) & BIT(o)));
+}
+
+static void rbtr_graph_opt_set(unsigned int o, bool on)
+{
+	if (on)
+		set_bit(o, &rbtr_graph_opts);
+	else
+		clear_bit(o, &rbtr_graph_opts);
+}
+
+/* ftrace's trace_options_write(): 0 or 1, else -EINVAL. */
+static ssize_t rbtr_graph_opt_write(struct file *filp, const char __user *ubuf, size_t cnt,
+				    loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = rbtr_write_bool(ubuf, cnt, &on);
+	if (ret)
+		return ret;
+	rbtr_graph_opt_set((unsigned long)filp->private_data, on);
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations rbtr_graph_opt_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_open_generic,
+	.read		= rbtr_graph_opt_read,
+	.write		= rbtr_graph_opt_write,
+	.llseek		= generic_file_llseek,
+};
+
+/**
+ * rbtr_graph_option_files - options/funcgraph-* in the top's options/
+ * @tr: the top tracer
+ */
+void rbtr_graph_option_files(struct rbtr_trace *tr)
+{
+	struct dentry *dir = rbtr_options_dir(tr);
+	unsigned long o;
+
+	if (IS_ERR(dir) || !rbtr_graph_supported())
+		return;
+	for (o = 0; o < RBTR_GRAPH_NR_OPTS; o++)
+		if (rbtr_graph_opt_offered(o))
+			debugfs_create_file(rbtr_graph_opt_names[o], 0600, dir, (void *)o,
+					    &rbtr_graph_opt_fops);
+}
+
+/**
+ * rbtr_graph_options_show - the funcgraph-* lines of trace_options
+ * @m: the top's trace_options
+ *
+ * As ftrace's: a tracer's options are listed while it is the current one.
+ */
+void rbtr_graph_options_show(struct seq_file *m)
+{
+	unsigned long f = READ_ONCE(rbtr_graph_opts);
+	unsigned int o;
+
+	if (rbtr_current_tracer() != RBTR_TRACER_GRAPH)
+		return;
+	for (o = 0; o < RBTR_GRAPH_NR_OPTS; o++)
+		if (rbtr_graph_opt_offered(o))
+			seq_printf(m, "%s%s\n", f & BIT(o) ? "" : "no", rbtr_graph_opt_names[o]);
+}
+
+/**
+ * rbtr_graph_option_set - a trace_options write naming a funcgraph-* option
+ * @name: the name, "no" stripped
+ * @on: its new value
+ *
+ * As ftrace's set_tracer_option(): only while function_graph is current.
+ *
+ * Return: 0, or -ENOENT if @name is none of them (or the tracer is not
+ * function_graph).
+ */
+int rbtr_graph_option_set(const char *name, bool on)
+{
+	unsigned int o;
+
+	if (rbtr_current_tracer() != RBTR_TRACER_GRAPH)
+		return -ENOENT;
+	for (o = 0; o < RBTR_GRAPH_NR_OPTS; o++) {
+		if (rbtr_graph_opt_offered(o) && !strcmp(name, rbtr_graph_opt_names[o])) {
+			rbtr_graph_opt_set(o, on);
+			return 0;
+		}
+	}
+	return -ENOENT;
 }

@@ -17,6 +17,7 @@
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
 #include "event.h"
+#include "function.h"
 #include "options.h"
 #include "pid.h"
 #include "snapshot.h"
@@ -114,8 +115,10 @@ static int rbtr_trace_options_show(struct seq_file *m, void *v)
 	seq_printf(m, "%soverwrite\n", rbtr_live_overwrite(tr) ? "" : "no");
 	seq_printf(m, "%sfields\n", READ_ONCE(tr->print_fields) ? "" : "no");
 	seq_printf(m, "%scopy_trace_marker\n", READ_ONCE(tr->copy_marker) ? "" : "no");
-	if (tr == &rbtr_global_trace)
+	if (tr == &rbtr_global_trace) {
 		rbtr_stack_options_show(m);
+		rbtr_graph_options_show(m);
+	}
 	/* event-fork, and the top's function-fork. */
 	rbtr_pid_options_show(tr, m);
 	return 0;
@@ -132,6 +135,10 @@ static int rbtr_trace_options_open(struct inode *inode, struct file *file)
 static int rbtr_other_option_set(struct rbtr_trace *tr, const char *name, bool on)
 {
 	int ret = tr == &rbtr_global_trace ? rbtr_stack_option_set(name, on) : -ENOENT;
+
+	/* funcgraph-*: function_graph's, while it is current (ftrace's rule). */
+	if (ret == -ENOENT && tr == &rbtr_global_trace)
+		ret = rbtr_graph_option_set(name, on);
 
 	/* event-fork, the top's function-fork: pid.c's (trace-cmd record -c). */
 	return ret == -ENOENT ? rbtr_pid_option_set(tr, name, on) : ret;

@@ -151,7 +151,7 @@ static void rbtr_print_rec(struct rbtr_trace *tr, struct rbtr_text *t,
 		seq_buf_printf(&t->s, "CPU:%d [LOST EVENTS]\n", rec->cpu);
 	/* function_graph's own line layout (function_graph.c) */
 	if (rbtr_graph_print(gt, &t->s, rec->data, rec->len,
-			     rec->leaf_len ? rec->leaf : NULL, rec->cpu))
+			     rec->leaf_len ? rec->leaf : NULL, rec->cpu, rec->ts))
 		goto out;
 	rbtr_cmdline_find(ent->pid, comm);
 	seq_buf_printf(&t->s, "%16s-%-7d [%03d] ", comm, ent->pid, rec->cpu);
