@@ -503,6 +503,11 @@ static ssize_t rbtr_graph_opt_read(struct file *filp, char __user *ubuf, size_t 
 	return rbtr_read_u64(ubuf, cnt, ppos, !!(READ_ONCE(rbtr_graph_opts) & BIT(o)));
 }
 
+/*
+ * Atomic bit operations: two writers of different options keep each
+ * other's bit. The printers' READ_ONCE() of the word needs no ordering:
+ * each line is printed whole with the options it read.
+ */
 static void rbtr_graph_opt_set(unsigned int o, bool on)
 {
 	if (on)

@@ -146,12 +146,18 @@ static void notrace rbtr_stk_take(unsigned long ret, unsigned long *frame, unsig
 	unsigned long *p = frame;
 
 	n = stack_trace_save(rbtr_stk.ip, RBTR_STK_ENTRIES - 1, 0);
+	/*
+	 * max_size and tracer_frame are written under the lock and read
+	 * without it by rbtr_stk_check()'s first compare (WRITE_ONCE()
+	 * here, READ_ONCE() there: no tearing, no ordering needed, a stale
+	 * value only costs a trip to the lock, which compares again).
+	 */
 	/* The callback's and the trampoline's entries first: skip them. */
 	for (i = 0; i < n && rbtr_stk.ip[i] != ret; i++)
 		;
 	if (i == n)
 		i = 0;
-	rbtr_stk.max_size = size;
+	WRITE_ONCE(rbtr_stk.max_size, size);
 	for (; i < n; i++) {
 		unsigned long *q;
 
@@ -162,8 +168,8 @@ static void notrace rbtr_stk_take(unsigned long ret, unsigned long *frame, unsig
 			continue;
 		if (!rbtr_stk.tracer_frame && !x) {
 			/* The frames below the traced function's are ours. */
-			rbtr_stk.tracer_frame = (q - frame) * sizeof(long);
-			rbtr_stk.max_size -= rbtr_stk.tracer_frame;
+			WRITE_ONCE(rbtr_stk.tracer_frame, (q - frame) * sizeof(long));
+			WRITE_ONCE(rbtr_stk.max_size, rbtr_stk.max_size - rbtr_stk.tracer_frame);
 		}
 		rbtr_stk.ip[x] = rbtr_stk.ip[i];
 		rbtr_stk.depth[x++] = (top - q) * sizeof(long);
@@ -177,6 +183,7 @@ static void notrace rbtr_stk_check(unsigned long ret, unsigned long *frame)
 	unsigned long size, flags;
 
 	size = THREAD_SIZE - ((unsigned long)frame & (THREAD_SIZE - 1));
+	/* Unlocked: pairs with rbtr_stk_take()'s WRITE_ONCE()s, see there. */
 	size -= READ_ONCE(rbtr_stk.tracer_frame);
 	if (size <= READ_ONCE(rbtr_stk.max_size))
 		return;
@@ -263,7 +270,7 @@ static ssize_t rbtr_stk_max_write(struct file *filp, const char __user *ubuf,
 	if (ret)
 		return ret;
 	flags = rbtr_stk_lock();
-	rbtr_stk.max_size = val;
+	WRITE_ONCE(rbtr_stk.max_size, val);	/* read unlocked: rbtr_stk_take() */
 	rbtr_stk_unlock(flags);
 	*ppos += cnt;
 	return cnt;
