@@ -363,6 +363,7 @@ int rbtr_function_init(struct rbtr_trace *tr)
 	ret = rbtr_graph_init(tr);
 	if (ret)
 		goto fail_type;
+	rbtr_fn_cmd_init(tr);
 	return 0;
 
 fail_type:
@@ -382,6 +383,8 @@ void rbtr_function_exit(void)
 {
 	/* The pid filters first: their conditions are on events still registered. */
 	rbtr_pid_exit();
+	/* The commands hold events in soft mode: released while they exist. */
+	rbtr_fn_cmd_exit();
 	mutex_lock(&rbtr_fn_mutex);
 	rbtr_tracer_stop_locked();
 	mutex_unlock(&rbtr_fn_mutex);

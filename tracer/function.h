@@ -50,6 +50,42 @@ void rbtr_fn_filter_exit(void);
 int rbtr_fn_sel_ips(enum rbtr_fn_kind kind, unsigned long **ips, unsigned int *nr);
 
 /**
+ * struct rbtr_fsel_ent - one function of the kernel's list
+ * @idx: its line, from 0: the list's order
+ * @ip: its address, 0 where the kernel does not say (before 6.5)
+ * @name: as the line says it: "name" or "name [mod]"
+ */
+struct rbtr_fsel_ent {
+	unsigned int	idx;
+	unsigned long	ip;
+	char		*name;
+};
+
+/**
+ * struct rbtr_fsel - functions of the kernel's list, in increasing idx
+ * @ent: the functions
+ * @nr: their number
+ * @cap: room in @ent
+ */
+struct rbtr_fsel {
+	struct rbtr_fsel_ent	*ent;
+	unsigned int		nr;
+	unsigned int		cap;
+};
+
+int rbtr_fn_match(char *glob, struct rbtr_fsel *found);
+void rbtr_fsel_free(struct rbtr_fsel *s);
+
+/* function_cmd.c: the commands of set_ftrace_filter ("FUNC:traceoff", ...) */
+struct rbtr_event_file;
+void rbtr_fn_cmd_init(struct rbtr_trace *tr);
+void rbtr_fn_cmd_exit(void);
+int rbtr_fn_cmd_write(char *word);
+unsigned int rbtr_fn_cmd_count(void);
+bool rbtr_fn_cmd_show(struct seq_file *m, loff_t pos);
+void rbtr_fn_cmd_file_gone(struct rbtr_event_file *file);
+
+/**
  * rbtr_graph_supported - can function_graph run on this kernel?
  *
  * Return: true with fprobe (and the rethook it runs its exits on), the

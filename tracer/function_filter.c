@@ -36,8 +36,9 @@
  * write goes to a copy applied at release, after an error too (for
  * set_graph_function as well: ftrace_graph_release()).
  *
- * Not done: ftrace's commands ("func:mod:name", "func:traceoff", ...) are
- * refused with -EINVAL; a module unloaded leaves its functions in the list.
+ * ftrace's commands ("func:traceoff", ...) are function_cmd.c's; "mod:"
+ * is refused with -EINVAL. A module unloaded leaves its functions in the
+ * list.
  */
 #include <linux/debugfs.h>
 #include <linux/file.h>
@@ -64,20 +65,6 @@
 #define RBTR_INVALID_FN	"__ftrace_invalid_address__"
 /* The kernel's list is read in pieces of this size. */
 #define RBTR_FSEL_CHUNK	(64 << 10)
-
-/* One selected function: a line of the kernel's list. */
-struct rbtr_fsel_ent {
-	unsigned int	idx;	/* its line, from 0: the list's order */
-	unsigned long	ip;	/* 0 where the kernel does not say */
-	char		*name;	/* as the line says it: "name" or "name [mod]" */
-};
-
-/* A selection: entries in increasing idx. */
-struct rbtr_fsel {
-	struct rbtr_fsel_ent	*ent;
-	unsigned int		nr;
-	unsigned int		cap;
-};
 
 /* ftrace's enum regex_type */
 enum rbtr_match {
@@ -250,7 +237,11 @@ static int rbtr_kfs_lines(const char *path, struct rbtr_resolve *arg)
 
 /* ---- selections ---------------------------------------------------------- */
 
-static void rbtr_fsel_free(struct rbtr_fsel *s)
+/**
+ * rbtr_fsel_free - free a list of functions and empty it
+ * @s: the list
+ */
+void rbtr_fsel_free(struct rbtr_fsel *s)
 {
 	unsigned int i;
 
@@ -359,6 +350,26 @@ static int rbtr_resolve(enum rbtr_fn_kind kind, char *word, struct rbtr_resolve 
 	return ret;
 }
 
+/**
+ * rbtr_fn_match - the traceable functions a glob matches
+ * @glob: a word of ftrace's filter syntax without "!" (cut up here)
+ * @found: set to the functions, in the kernel's order (may be none),
+ *         for rbtr_fsel_free()
+ *
+ * Sleeps: a pass over the kernel's list.
+ *
+ * Return: 0 or a negative errno.
+ */
+int rbtr_fn_match(char *glob, struct rbtr_fsel *found)
+{
+	struct rbtr_resolve r;
+	int ret;
+
+	ret = rbtr_resolve(RBTR_FN_FILTER, glob, &r);
+	*found = r.found;
+	return ret;
+}
+
 /*
  * @s with @add merged in (both in increasing idx), or with @add's taken
  * out (@remove), into @ent, room for @s->nr + @add->nr entries: it cannot
@@ -443,9 +454,18 @@ static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 			rbtr_fsel_free(s);
 		return ret;
 	}
-	/* ftrace's commands ("func:cmd[:arg]"): none is rbtrace's. */
-	if (strchr(word, ':'))
-		return -EINVAL;
+	/*
+	 * ftrace's commands ("func:cmd[:arg]"), set_ftrace_filter's only
+	 * (function_cmd.c). A ">" open empties the functions as for a name.
+	 */
+	if (strchr(word, ':')) {
+		if (kind != RBTR_FN_FILTER)
+			return -EINVAL;
+		ret = rbtr_fn_cmd_write(word);
+		if (!ret && reset)
+			ret = rbtr_fn_apply(kind, NULL, true);
+		return ret;
+	}
 	copy = kstrdup(word, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
@@ -535,22 +555,33 @@ int rbtr_fn_sel_ips(enum rbtr_fn_kind kind, unsigned long **ips, unsigned int *n
  * same class, and lockdep saw the two orders as a cycle (on the debug
  * kernel, function/filter-files).
  */
-static void *rbtr_fsel_start(struct seq_file *m, loff_t *pos)
+/* set_ftrace_filter's commands follow its functions (or its banner). */
+static char rbtr_fsel_cmd_token;
+
+static void *rbtr_fsel_at(struct seq_file *m, loff_t pos)
 {
 	struct rbtr_fsel *s = &rbtr_fsels[(long)m->private];
+	loff_t base = s->nr ?: 1;
 
+	if (pos < s->nr)
+		return &s->ent[pos];
+	if (!s->nr && !pos)
+		return SEQ_START_TOKEN;
+	if ((long)m->private == RBTR_FN_FILTER && pos - base < rbtr_fn_cmd_count())
+		return &rbtr_fsel_cmd_token;
+	return NULL;
+}
+
+static void *rbtr_fsel_start(struct seq_file *m, loff_t *pos)
+{
 	lockdep_assert_held(&rbtr_fsel_mutex);
-	if (!s->nr)
-		return *pos ? NULL : SEQ_START_TOKEN;
-	return *pos < s->nr ? &s->ent[*pos] : NULL;
+	return rbtr_fsel_at(m, *pos);
 }
 
 static void *rbtr_fsel_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	struct rbtr_fsel *s = &rbtr_fsels[(long)m->private];
-
 	++*pos;
-	return *pos < s->nr ? &s->ent[*pos] : NULL;
+	return rbtr_fsel_at(m, *pos);
 }
 
 static void rbtr_fsel_stop(struct seq_file *m, void *v)
@@ -560,7 +591,13 @@ static void rbtr_fsel_stop(struct seq_file *m, void *v)
 static int rbtr_fsel_show(struct seq_file *m, void *v)
 {
 	const struct rbtr_fsel_ent *e = v;
+	unsigned int nr = rbtr_fsels[(long)m->private].nr;
 
+	if (v == &rbtr_fsel_cmd_token) {
+		/* A command gone since start() (its event removed) prints nothing. */
+		rbtr_fn_cmd_show(m, m->index - (nr ?: 1));
+		return 0;
+	}
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, (long)m->private == RBTR_FN_NOTRACE ?
 			 "#### no functions disabled ####\n" :

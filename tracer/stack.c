@@ -220,18 +220,20 @@ static unsigned int rbtr_stack_find_regs(unsigned long *calls, unsigned int nr,
  * on). Under the ORC unwinder ftrace shows one more, its
  * __ftrace_trace_stack() skipping one frame fewer there: the frame that
  * called the callback ("=> arch_ftrace_ops_list_func"), unless that is
- * rbtrace's own (its callback called straight from its trampoline). @nr
- * if @ret is not on the stack.
+ * rbtrace's own (its callback called straight from its trampoline). A
+ * function command's stack (@probe: ftrace's ftrace_stacktrace(), whose
+ * skip counts its probe's frames under either unwinder) starts at the
+ * trampoline's frame always. @nr if @ret is not on the stack.
  */
 static unsigned int notrace rbtr_stack_find_fn(const unsigned long *calls, unsigned int nr,
-					       unsigned long ret)
+					       unsigned long ret, bool probe)
 {
 	unsigned int i;
 
 	for (i = 1; i < nr; i++) {
 		if (calls[i] != ret)
 			continue;
-		if (IS_ENABLED(CONFIG_UNWINDER_ORC) && i >= 2 &&
+		if (IS_ENABLED(CONFIG_UNWINDER_ORC) && !probe && i >= 2 &&
 		    !within_module(calls[i - 2], THIS_MODULE))
 			return i - 2;
 		return i - 1;
@@ -241,7 +243,7 @@ static unsigned int notrace rbtr_stack_find_fn(const unsigned long *calls, unsig
 
 static void notrace rbtr_stack_save(struct rbt_buffer *buffer, unsigned int ctx,
 				    unsigned int skip, struct pt_regs *regs,
-				    unsigned long caller)
+				    unsigned long caller, bool probe)
 {
 	unsigned long *calls;
 	unsigned int nr, first = 0;
@@ -266,7 +268,7 @@ static void notrace rbtr_stack_save(struct rbt_buffer *buffer, unsigned int ctx,
 	if (regs)
 		first = rbtr_stack_find_regs(calls, nr, instruction_pointer(regs), caller);
 	else if (caller)
-		first = rbtr_stack_find_fn(calls, nr, caller);
+		first = rbtr_stack_find_fn(calls, nr, caller, probe);
 	if ((!regs && !caller) || first == nr) {
 		first = 0;
 		while (first < nr && within_module(calls[first], THIS_MODULE))
@@ -295,7 +297,7 @@ out:
 void notrace rbtr_stack_write_regs(struct rbt_buffer *buffer, unsigned int ctx,
 				   struct pt_regs *regs, unsigned long caller)
 {
-	rbtr_stack_save(buffer, ctx, 0, regs, caller);
+	rbtr_stack_save(buffer, ctx, 0, regs, caller, false);
 }
 
 /**
@@ -311,7 +313,7 @@ void notrace rbtr_stack_write_regs(struct rbt_buffer *buffer, unsigned int ctx,
  */
 void notrace rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsigned int skip)
 {
-	rbtr_stack_save(buffer, ctx, skip, NULL, 0);
+	rbtr_stack_save(buffer, ctx, skip, NULL, 0, false);
 }
 
 /**
@@ -327,7 +329,23 @@ void notrace rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsig
 void notrace rbtr_stack_write_fn(struct rbt_buffer *buffer, unsigned int ctx,
 				 unsigned long ret)
 {
-	rbtr_stack_save(buffer, ctx, 0, NULL, ret);
+	rbtr_stack_save(buffer, ctx, 0, NULL, ret, false);
+}
+
+/**
+ * rbtr_stack_write_probe - the stack of a function command (FUNC:stacktrace)
+ * @buffer: the buffer
+ * @ctx: the context of the traced function's call
+ * @ret: the traced function's address after its fentry call
+ *
+ * As ftrace's ftrace_stacktrace(): from the trampoline's frame out; if
+ * the traced function is not found on the stack, from the first frame
+ * not rbtrace's.
+ */
+void notrace rbtr_stack_write_probe(struct rbt_buffer *buffer, unsigned int ctx,
+				    unsigned long ret)
+{
+	rbtr_stack_save(buffer, ctx, 0, NULL, ret, true);
 }
 
 /**

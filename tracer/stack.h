@@ -20,6 +20,7 @@ DECLARE_STATIC_KEY_FALSE(rbtr_stacktrace_key);
 
 void rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsigned int skip);
 void rbtr_stack_write_fn(struct rbt_buffer *buffer, unsigned int ctx, unsigned long ret);
+void rbtr_stack_write_probe(struct rbt_buffer *buffer, unsigned int ctx, unsigned long ret);
 void rbtr_stack_write_regs(struct rbt_buffer *buffer, unsigned int ctx,
 			   struct pt_regs *regs, unsigned long caller);
 void rbtr_stack_after_event(struct rbt_buffer *buffer);

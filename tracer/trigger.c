@@ -52,6 +52,7 @@
 #include <rbtrace/rbtrace.h>
 #include "event.h"
 #include "filter.h"
+#include "function.h"
 #include "snapshot.h"
 #include "stack.h"
 #include "trace.h"
@@ -376,6 +377,8 @@ void rbtr_triggers_file_gone(struct rbtr_event_file *file)
 	rbtr_event_file_for_each(file->tr, rbtr_triggers_target_gone, &gone);
 	gone_target = NULL;
 	rbtr_triggers_free(&gone);
+	/* set_ftrace_filter's enable_event/disable_event commands too. */
+	rbtr_fn_cmd_file_gone(file);
 }
 
 /* ---- the trigger file --------------------------------------------------- */
