@@ -18,9 +18,11 @@
  * is not for modules' ops).
  *
  * Recursion: every callback takes ftrace_test_recursion_trylock() (the ops
- * say FTRACE_OPS_FL_RECURSION, so ftrace calls it directly, without its
- * assist function); a refusal is counted per CPU and shown in
- * function_stats. rbtrace itself is built without fentry calls (Kbuild),
+ * do not say FTRACE_OPS_FL_RECURSION, which asks ftrace for that
+ * protection through its assist function, one more call on every traced
+ * call and one more frame in func_stack_trace's stacks: ftrace's
+ * trampoline calls rbtr_fn_call() directly); a refusal is counted per
+ * CPU and shown in function_stats. rbtrace itself is built without fentry calls (Kbuild),
  * so nothing the callback calls in rbtrace can come back into it.
  */
 #include <linux/debugfs.h>
@@ -60,7 +62,6 @@ static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 
 struct ftrace_ops rbtr_fn_ops = {
 	.func	= rbtr_fn_call,
-	.flags	= FTRACE_OPS_FL_RECURSION,
 };
 
 static void rbtr_fn_print(struct seq_buf *s, const struct rbtr_event_type *type,

@@ -32,6 +32,7 @@
 #include <linux/uaccess.h>
 #include <rbtrace/rbtrace.h>
 #include "event.h"
+#include "function.h"
 #include "pid.h"
 #include "stack.h"
 #include "trace.h"
@@ -72,10 +73,22 @@ static const struct rbtr_field rbtr_stack_fields[] = {
 	  .size = RBTR_STACK_ENTRIES * sizeof(unsigned long), .kind = RBTR_FIELD_BYTES },
 };
 
+/*
+ * ftrace's FTRACE_TRAMPOLINE_MARKER (kernel/trace/trace.h): the frame of
+ * the function tracer's trampoline, written so in a stack since 6.9
+ * (Kbuild: RBT_FTRACE_TRAMP_MARKER).
+ */
+#define RBTR_TRAMP_MARKER	((unsigned long)INT_MAX)
+
 /* ftrace's "%ps" of a stack line: kallsyms_lookup(), no " [module]". */
 static void rbtr_stack_print_ip(struct seq_buf *s, unsigned long ip)
 {
 	char sym[KSYM_SYMBOL_LEN];
+
+	if (IS_ENABLED(RBT_FTRACE_TRAMP_MARKER) && ip == RBTR_TRAMP_MARKER) {
+		seq_buf_printf(s, "[FTRACE TRAMPOLINE]");
+		return;
+	}
 
 	sprint_symbol_no_offset(sym, ip);
 	sym[strcspn(sym, " ")] = '\0';
@@ -118,6 +131,8 @@ static void rbtr_stack_fix_addrs(void *rec, unsigned int len, rbtr_fix_ip_fn fix
 		memcpy(&ip, &e->caller[i], sizeof(ip));
 		if (ip == ULONG_MAX)
 			break;
+		if (IS_ENABLED(RBT_FTRACE_TRAMP_MARKER) && ip == RBTR_TRAMP_MARKER)
+			continue;
 		ip = fix(ip);
 		memcpy(&e->caller[i], &ip, sizeof(ip));
 	}
@@ -213,32 +228,61 @@ static unsigned int rbtr_stack_find_regs(unsigned long *calls, unsigned int nr,
 }
 
 /*
- * The frame a function record's stack starts at, as ftrace's
- * func_stack_trace shows it: the one before the traced function's own
- * (@ret, its address after the fentry call), the trampoline's that
- * called the callbacks ("=> ftrace_call" where several ftrace_ops are
- * on). Under the ORC unwinder ftrace shows one more, its
- * __ftrace_trace_stack() skipping one frame fewer there: the frame that
- * called the callback ("=> arch_ftrace_ops_list_func"), unless that is
- * rbtrace's own (its callback called straight from its trampoline). A
- * function command's stack (@probe: ftrace's ftrace_stacktrace(), whose
- * skip counts its probe's frames under either unwinder) starts at the
- * trampoline's frame always. @nr if @ret is not on the stack.
+ * The frame a function record's stack starts at (@ret: the traced
+ * function's address after its fentry call, the frame of the traced
+ * function), as ftrace's fixed skips land (function_stack_trace_call():
+ * STACK_SKIP; ftrace_stacktrace(): FTRACE_STACK_SKIP; one more in
+ * __ftrace_trace_stack() without ORC), which count the frames of the
+ * callback and of what called it:
+ *
+ *                      func_stack_trace        FUNC:stacktrace (@probe)
+ *   ORC, ops alone     the trampoline (i-1)    i-1
+ *   ORC, several ops   arch_ftrace_ops_list_func (i-2)    ftrace_call (i-1)
+ *   FP,  ops alone     the traced function (i) i
+ *   FP,  several ops   ftrace_call (i-1)       the traced function (i)
+ *
+ * "Several ops" is ftrace's list function calling the callback: the
+ * frame two before the traced function's is not rbtrace's. A command's
+ * stack alone on its function comes through ftrace's assist function
+ * (FTRACE_OPS_FL_RCU) and starts as with several ops: ftrace's own
+ * skips there leave out the traced function (FP) or keep the assist
+ * function's frame. @nr if @ret is not on the stack.
  */
 static unsigned int notrace rbtr_stack_find_fn(const unsigned long *calls, unsigned int nr,
 					       unsigned long ret, bool probe)
 {
+	bool orc = IS_ENABLED(CONFIG_UNWINDER_ORC), alone;
 	unsigned int i;
 
 	for (i = 1; i < nr; i++) {
 		if (calls[i] != ret)
 			continue;
-		if (IS_ENABLED(CONFIG_UNWINDER_ORC) && !probe && i >= 2 &&
-		    !within_module(calls[i - 2], THIS_MODULE))
-			return i - 2;
-		return i - 1;
+		if (probe)
+			return orc ? i - 1 : i;
+		alone = i < 2 || within_module(calls[i - 2], THIS_MODULE);
+		if (orc)
+			return alone ? i - 1 : i - 2;
+		return alone ? i : i - 1;
 	}
 	return nr;
+}
+
+/*
+ * Since 6.9 ftrace writes the frames in its function tracer's trampoline
+ * as RBTR_TRAMP_MARKER (__ftrace_trace_stack(): tr->ops's trampoline);
+ * so does func_stack_trace here, for rbtr_fn_ops's.
+ */
+static void notrace rbtr_stack_mark_tramp(unsigned long *calls, unsigned int nr)
+{
+	unsigned long start = rbtr_fn_ops.trampoline;
+	unsigned long end = start + rbtr_fn_ops.trampoline_size;
+	unsigned int i;
+
+	if (!IS_ENABLED(RBT_FTRACE_TRAMP_MARKER) || !start)
+		return;
+	for (i = 0; i < nr; i++)
+		if (calls[i] >= start && calls[i] < end)
+			calls[i] = RBTR_TRAMP_MARKER;
 }
 
 static void notrace rbtr_stack_save(struct rbt_buffer *buffer, unsigned int ctx,
@@ -275,6 +319,8 @@ static void notrace rbtr_stack_save(struct rbt_buffer *buffer, unsigned int ctx,
 			first++;
 	}
 	first = min(first + skip, nr);
+	if (caller && !regs && !probe)
+		rbtr_stack_mark_tramp(calls + first, nr - first);
 	rbtr_stack_emit(buffer, ctx, calls + first, nr - first);
 out:
 	/* Step 3: release the level (pairs with step 1). */
@@ -322,9 +368,9 @@ void notrace rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsig
  * @ctx: the function record's context
  * @ret: the traced function's address after its fentry call
  *
- * As ftrace's function_stack_trace_call(): from the trampoline's frame
- * (the one before the traced function's) out; if the traced function is
- * not found on the stack, from the first frame not rbtrace's.
+ * As ftrace's function_stack_trace_call(): from the frame its skip lands
+ * on (rbtr_stack_find_fn()) out; if the traced function is not found on
+ * the stack, from the first frame not rbtrace's.
  */
 void notrace rbtr_stack_write_fn(struct rbt_buffer *buffer, unsigned int ctx,
 				 unsigned long ret)
@@ -338,9 +384,9 @@ void notrace rbtr_stack_write_fn(struct rbt_buffer *buffer, unsigned int ctx,
  * @ctx: the context of the traced function's call
  * @ret: the traced function's address after its fentry call
  *
- * As ftrace's ftrace_stacktrace(): from the trampoline's frame out; if
- * the traced function is not found on the stack, from the first frame
- * not rbtrace's.
+ * As ftrace's ftrace_stacktrace(): from the frame its skip lands on
+ * (rbtr_stack_find_fn()) out; if the traced function is not found on the
+ * stack, from the first frame not rbtrace's.
  */
 void notrace rbtr_stack_write_probe(struct rbt_buffer *buffer, unsigned int ctx,
 				    unsigned long ret)
