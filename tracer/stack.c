@@ -79,13 +79,18 @@ static const struct rbtr_field rbtr_stack_fields[] = {
  * (Kbuild: RBT_FTRACE_TRAMP_MARKER).
  */
 #define RBTR_TRAMP_MARKER	((unsigned long)INT_MAX)
+#ifdef RBT_FTRACE_TRAMP_MARKER
+#define RBTR_TRAMP_MARKED	true
+#else
+#define RBTR_TRAMP_MARKED	false
+#endif
 
 /* ftrace's "%ps" of a stack line: kallsyms_lookup(), no " [module]". */
 static void rbtr_stack_print_ip(struct seq_buf *s, unsigned long ip)
 {
 	char sym[KSYM_SYMBOL_LEN];
 
-	if (IS_ENABLED(RBT_FTRACE_TRAMP_MARKER) && ip == RBTR_TRAMP_MARKER) {
+	if (RBTR_TRAMP_MARKED && ip == RBTR_TRAMP_MARKER) {
 		seq_buf_printf(s, "[FTRACE TRAMPOLINE]");
 		return;
 	}
@@ -131,7 +136,7 @@ static void rbtr_stack_fix_addrs(void *rec, unsigned int len, rbtr_fix_ip_fn fix
 		memcpy(&ip, &e->caller[i], sizeof(ip));
 		if (ip == ULONG_MAX)
 			break;
-		if (IS_ENABLED(RBT_FTRACE_TRAMP_MARKER) && ip == RBTR_TRAMP_MARKER)
+		if (RBTR_TRAMP_MARKED && ip == RBTR_TRAMP_MARKER)
 			continue;
 		ip = fix(ip);
 		memcpy(&e->caller[i], &ip, sizeof(ip));
@@ -278,7 +283,7 @@ static void notrace rbtr_stack_mark_tramp(unsigned long *calls, unsigned int nr)
 	unsigned long end = start + rbtr_fn_ops.trampoline_size;
 	unsigned int i;
 
-	if (!IS_ENABLED(RBT_FTRACE_TRAMP_MARKER) || !start)
+	if (!RBTR_TRAMP_MARKED || !start)
 		return;
 	for (i = 0; i < nr; i++)
 		if (calls[i] >= start && calls[i] < end)
