@@ -42,6 +42,7 @@ enum rbtr_fn_kind {
 	RBTR_FN_NOTRACE,	/* set_ftrace_notrace */
 	RBTR_FN_GRAPH,		/* set_graph_function */
 	RBTR_FN_STACK,		/* stack_trace_filter */
+	RBTR_FN_GRAPH_NOTRACE,	/* set_graph_notrace */
 	RBTR_FN_NR_KINDS,
 };
 
@@ -120,6 +121,7 @@ bool rbtr_graph_print_header(struct seq_file *m);
 void rbtr_graph_option_files(struct rbtr_trace *tr);
 void rbtr_graph_options_show(struct seq_file *m);
 int rbtr_graph_option_set(const char *name, bool on);
+bool rbtr_graph_skip_irqs(void);
 
 /* stack_tracer.c: the stack tracer (stack_trace, stack_max_size, ...) */
 extern struct ftrace_ops rbtr_stack_ops;

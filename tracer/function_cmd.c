@@ -129,6 +129,8 @@ static struct rbtr_fcmd_table __rcu *rbtr_fcmd_table;
 static LIST_HEAD(rbtr_fcmd_list);
 static unsigned int rbtr_fcmd_nr;
 static bool rbtr_fcmd_registered;
+/* The snapshot commands' one hold on the spare (rbtr_snapshot_get()). */
+static bool rbtr_fcmd_snap_held;
 
 static void rbtr_fcmd_call(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *op, struct ftrace_regs *fregs);
@@ -154,6 +156,21 @@ static bool notrace rbtr_fcmd_take(struct rbtr_fcmd_ent *e)
 	c = atomic_long_read(&e->count);
 	do {
 		if (c <= 0)
+			return false;
+	} while (!atomic_long_try_cmpxchg(&e->count, &c, c - 1));
+	return true;
+}
+
+/* As rbtr_fcmd_take(), stopping at 0 only: a negative count goes on down. */
+static bool notrace rbtr_fcmd_take_nonzero(struct rbtr_fcmd_ent *e)
+{
+	long c;
+
+	if (!(e->probe & 1))
+		return true;
+	c = atomic_long_read(&e->count);
+	do {
+		if (!c)
 			return false;
 	} while (!atomic_long_try_cmpxchg(&e->count, &c, c - 1));
 	return true;
@@ -190,10 +207,14 @@ static void notrace rbtr_fcmd_fire(struct rbtr_fcmd_ent *e, unsigned long ip)
 			rbtr_snapshot_take(tr);
 		break;
 	case RBTR_FCMD_STACKTRACE:
-		/* ftrace_stacktrace_count(): a counted one only while recording. */
+		/*
+		 * ftrace_stacktrace_count(): a counted one only while
+		 * recording, and it stops at 0 only (":" without a number,
+		 * -1, fires every time, counting down).
+		 */
 		if ((e->probe & 1) && !rbt_record_is_on(buffer))
 			break;
-		if (!rbtr_cpu_traced(tr, smp_processor_id()) || !rbtr_fcmd_take(e))
+		if (!rbtr_cpu_traced(tr, smp_processor_id()) || !rbtr_fcmd_take_nonzero(e))
 			break;
 		/* The callback's own preemption level off, as ftrace's tracing_gen_ctx_dec(). */
 		ctx = rbtr_trace_ctx();
@@ -310,9 +331,18 @@ static void rbtr_fcmd_ent_free(struct rbtr_fcmd_ent *e)
 {
 	if (e->target)
 		rbtr_event_soft_put(e->target);
-	if (e->probe / 2 == RBTR_FCMD_SNAPSHOT)
-		rbtr_snapshot_put(rbtr_fcmd_tr);
 	kfree(e);
+}
+
+/* Is there a snapshot command? */
+static bool rbtr_fcmd_any_snapshot(void)
+{
+	struct rbtr_fcmd_ent *e;
+
+	list_for_each_entry(e, &rbtr_fcmd_list, list)
+		if (e->probe / 2 == RBTR_FCMD_SNAPSHOT)
+			return true;
+	return false;
 }
 
 /*
@@ -490,6 +520,15 @@ static int rbtr_fcmd_match(char *glob, unsigned long **ips, unsigned int *nr)
 	return 0;
 }
 
+/* Is @word "GLOB:snapshot[:...]", a snapshot command to add? */
+static bool rbtr_fcmd_word_arms(const char *word)
+{
+	const char *cmd = strchr(word, ':');
+
+	return *word != '!' && cmd && !strncmp(cmd + 1, "snapshot", 8) &&
+	       (!cmd[9] || cmd[9] == ':');
+}
+
 /* A parsed command word. */
 struct rbtr_fcmd_req {
 	char			*glob;
@@ -610,14 +649,10 @@ static struct rbtr_fcmd_ent *rbtr_fcmd_ent_new(const struct rbtr_fcmd_req *req,
 	e->probe = RBTR_FCMD_PROBE(req->kind, req->counted);
 	atomic_long_set(&e->count, req->count);
 	*err = 0;
-	if (req->kind == RBTR_FCMD_SNAPSHOT)
-		*err = rbtr_snapshot_get(rbtr_fcmd_tr);
-	if (!*err && req->target) {
+	if (req->target) {
 		*err = rbtr_event_soft_get(req->target);
 		if (!*err)
 			e->target = req->target;
-		else if (req->kind == RBTR_FCMD_SNAPSHOT)
-			rbtr_snapshot_put(rbtr_fcmd_tr);
 	}
 	if (*err) {
 		kfree(e);
@@ -670,14 +705,38 @@ static int rbtr_fcmd_add(struct rbtr_fcmd_req *req)
  */
 int rbtr_fn_cmd_write(char *word)
 {
+	bool arm = rbtr_fcmd_word_arms(word), disarm = false;
 	struct rbtr_fcmd_req req;
 	int ret;
 
+	/*
+	 * As ftrace's tracing_arm_snapshot(): the spare exists before a
+	 * snapshot command can fire. The snapshot commands hold it once,
+	 * taken and given back outside rbtr_events_lock(): its allocation
+	 * takes the tracer's files_mutex (trigger.c's order).
+	 */
+	if (arm) {
+		ret = rbtr_snapshot_get(rbtr_fcmd_tr);
+		if (ret)
+			return ret;
+	}
 	rbtr_events_lock();
 	ret = rbtr_fcmd_parse(word, &req);
 	if (!ret)
 		ret = req.remove ? rbtr_fcmd_remove(&req) : rbtr_fcmd_add(&req);
+	if (arm && !rbtr_fcmd_snap_held && rbtr_fcmd_any_snapshot()) {
+		rbtr_fcmd_snap_held = true;
+		arm = false;
+	}
+	if (rbtr_fcmd_snap_held && !rbtr_fcmd_any_snapshot()) {
+		rbtr_fcmd_snap_held = false;
+		disarm = true;
+	}
 	rbtr_events_unlock();
+	if (arm)
+		rbtr_snapshot_put(rbtr_fcmd_tr);
+	if (disarm)
+		rbtr_snapshot_put(rbtr_fcmd_tr);
 	return ret;
 }
 
@@ -765,12 +824,17 @@ void rbtr_fn_cmd_init(struct rbtr_trace *tr)
  */
 void rbtr_fn_cmd_exit(void)
 {
+	bool held;
 	LIST_HEAD(gone);
 
 	rbtr_events_lock();
 	list_splice_init(&rbtr_fcmd_list, &gone);
 	WRITE_ONCE(rbtr_fcmd_nr, 0);
 	rbtr_fcmd_unpublish(&gone);
+	held = rbtr_fcmd_snap_held;
+	rbtr_fcmd_snap_held = false;
 	rbtr_events_unlock();
+	if (held)
+		rbtr_snapshot_put(rbtr_fcmd_tr);
 	ftrace_free_filter(&rbtr_fcmd_ops);
 }

@@ -161,6 +161,12 @@ static bool rbtr_glob_match(const struct rbtr_glob *g, const char *name)
 	}
 }
 
+/* set_graph_function and set_graph_notrace: names only, ftrace_graph_write()'s rules. */
+static bool rbtr_fn_kind_graph(enum rbtr_fn_kind kind)
+{
+	return kind == RBTR_FN_GRAPH || kind == RBTR_FN_GRAPH_NOTRACE;
+}
+
 /* ---- the kernel's list, line by line ----------------------------------- */
 
 struct rbtr_resolve;
@@ -337,7 +343,7 @@ static int rbtr_resolve(enum rbtr_fn_kind kind, char *word, struct rbtr_resolve 
 	memset(r, 0, sizeof(*r));
 	rbtr_glob_parse(word, &r->g);
 	if (r->g.type == RBTR_MATCH_INDEX &&
-	    (r->g.index == ULONG_MAX || kind == RBTR_FN_GRAPH))
+	    (r->g.index == ULONG_MAX || rbtr_fn_kind_graph(kind)))
 		return 0;
 	r->addrs = true;
 	ret = rbtr_kfs_lines(RBTR_AFF_ADDRS, r);
@@ -476,7 +482,8 @@ static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 	 * ftrace_graph_set_hash(): a "!" that takes nothing out of the
 	 * selection (a ">" open starts from an empty one) is -EINVAL.
 	 */
-	if (!ret && kind == RBTR_FN_GRAPH && r.g.not && (reset || !rbtr_fsel_any(s, &r.found)))
+	if (!ret && rbtr_fn_kind_graph(kind) && r.g.not &&
+	    (reset || !rbtr_fsel_any(s, &r.found)))
 		ret = -EINVAL;
 	/* All that can fail before ftrace is told: the list follows it. */
 	if (!ret) {
@@ -599,7 +606,8 @@ static int rbtr_fsel_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, (long)m->private == RBTR_FN_NOTRACE ?
+		seq_puts(m, (long)m->private == RBTR_FN_NOTRACE ||
+			 (long)m->private == RBTR_FN_GRAPH_NOTRACE ?
 			 "#### no functions disabled ####\n" :
 			 "#### all functions enabled ####\n");
 		return 0;
@@ -825,9 +833,12 @@ void rbtr_fn_filter_files(struct dentry *top)
 			    &rbtr_fn_filter_fops);
 	debugfs_create_file("set_ftrace_notrace", 0600, top, (void *)RBTR_FN_NOTRACE,
 			    &rbtr_fn_filter_fops);
-	if (rbtr_graph_supported())
+	if (rbtr_graph_supported()) {
 		debugfs_create_file("set_graph_function", 0600, top, (void *)RBTR_FN_GRAPH,
 				    &rbtr_fn_filter_fops);
+		debugfs_create_file("set_graph_notrace", 0600, top, (void *)RBTR_FN_GRAPH_NOTRACE,
+				    &rbtr_fn_filter_fops);
+	}
 	debugfs_create_file("stack_trace_filter", 0600, top, (void *)RBTR_FN_STACK,
 			    &rbtr_fn_filter_fops);
 }

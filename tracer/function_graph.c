@@ -28,6 +28,15 @@
  * above) is not traced, as ftrace's: max_graph_depth 1 shows the
  * outermost calls alone.
  *
+ * set_graph_notrace: its functions are not traced, nor the traced calls
+ * made while one of them runs, as ftrace's. A second fprobe
+ * (rbtr_graph_nt_fprobe) sits on them with an exit hook and nothing
+ * else: while one of its return hooks is on the task's rethook list, the
+ * task is inside a notrace function, which the walk that counts the
+ * depth sees (rbtr_graph_depth()). The functions themselves are left out
+ * of the traced ones, or, when every function is traced, skipped by
+ * their address (rbtr_graph_nt_ips, sorted, kept from start to stop).
+ *
  * Overrun: a call nested in RBTR_GRAPH_DEPTH_LIMIT traced calls of its
  * task is not traced, as ftrace's when the task's return stack is full,
  * and counted for the task: every exit record of the task carries the
@@ -43,6 +52,7 @@
 #include <linux/hash.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/rethook.h>
 #include <linux/sched.h>
 #include <linux/seq_buf.h>
@@ -200,6 +210,31 @@ static struct fprobe rbtr_graph_fprobe = {
 	.entry_data_size = sizeof(struct rbtr_graph_call),
 };
 
+static int rbtr_graph_nt_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
+			       struct pt_regs *regs, void *data)
+{
+	return 0;	/* only the return hook: the mark on the task's list */
+}
+
+static void rbtr_graph_nt_exit(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
+			       struct pt_regs *regs, void *data)
+{
+}
+
+/* set_graph_notrace's functions: their return hooks mark the task. */
+static struct fprobe rbtr_graph_nt_fprobe = {
+	.entry_handler	= rbtr_graph_nt_entry,
+	.exit_handler	= rbtr_graph_nt_exit,
+};
+static bool rbtr_graph_nt_on;
+/* Started with every selected function in set_graph_notrace: no fprobe. */
+static bool rbtr_graph_none;
+/* The functions are set_graph_function's (not the filter's, not all). */
+static bool rbtr_graph_by_gf;
+/* Their addresses, sorted; from rbtr_graph_start() to rbtr_graph_stop(). */
+static unsigned long *rbtr_graph_nt_ips;
+static unsigned int rbtr_graph_nt_nr;
+
 #ifdef RBTRACE_TEST_HOOKS
 static unsigned int graph_depth_limit;
 module_param(graph_depth_limit, uint, 0600);
@@ -292,14 +327,20 @@ static void rbtr_graph_ovr_reset(void)
 
 /*
  * Our return hooks below this call on the task: its graph depth, at most
- * @limit (the call is then too deep to trace).
+ * @limit (the call is then too deep to trace); -1 if a hook of
+ * set_graph_notrace's is among them (the call is inside one of its
+ * functions: not traced). The walk stops at @limit: a notrace function
+ * further down is not seen, and the call is an overrun, as deep.
  */
 static int rbtr_graph_depth(struct fprobe *fp, int limit)
 {
+	struct rethook *nt = READ_ONCE(rbtr_graph_nt_fprobe.rethook);
 	struct llist_node *n = current->rethooks.first;
 	struct rethook_node *rh;
 	int depth = 0;
 
+	if (!READ_ONCE(rbtr_graph_nt_on))
+		nt = NULL;
 	/*
 	 * Interrupts on this CPU push and pop above the node we read first;
 	 * the nodes below it are the task's and stay until it returns.
@@ -308,9 +349,28 @@ static int rbtr_graph_depth(struct fprobe *fp, int limit)
 		rh = container_of(n, struct rethook_node, llist);
 		if (rh->rethook == fp->rethook)
 			depth++;
+		else if (nt && rh->rethook == nt)
+			return -1;
 		n = READ_ONCE(n->next);
 	}
 	return depth;
+}
+
+/* Is @ip one of set_graph_notrace's? Only when every function is probed. */
+static bool rbtr_graph_nt_ip(unsigned long ip)
+{
+	unsigned int lo = 0, hi = rbtr_graph_nt_nr, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (rbtr_graph_nt_ips[mid] == ip)
+			return true;
+		if (rbtr_graph_nt_ips[mid] < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
 }
 
 /*
@@ -327,11 +387,17 @@ static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long r
 	int limit = rbtr_graph_depth_limit();
 	unsigned int max;
 
-	if (rbtr_fn_pid_ignored())
+	/*
+	 * funcgraph-irqs off: nothing in hard interrupt context, unless the
+	 * function is set_graph_function's, as ftrace's (its TRACE_IRQ_BIT:
+	 * a set_graph_function called by an interrupt is traced).
+	 */
+	if (rbtr_fn_pid_ignored() || rbtr_graph_nt_ip(ip) ||
+	    (in_hardirq() && !rbtr_graph_by_gf && rbtr_graph_skip_irqs()))
 		return 1;
 	max = READ_ONCE(rbtr_graph_max_depth);
 	c->depth = rbtr_graph_depth(fp, max && max < limit ? max : limit);
-	if (max && c->depth >= max)
+	if (c->depth < 0 || (max && c->depth >= max))
 		return 1;
 	if (c->depth >= limit) {
 		rbtr_graph_overrun();
@@ -384,14 +450,36 @@ static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigne
 	rbtr_event_commit_type(buffer, e);
 }
 
-/* The functions to probe: set_graph_function's, else the filter's; less notrace. */
-static int rbtr_graph_ips(unsigned long **ips, unsigned int *nr)
+/* @sel (@n, sorted) less @no's entries (@nn, sorted): one merge pass. Return: those left. */
+static unsigned int rbtr_graph_ips_less(unsigned long *sel, unsigned int n,
+					const unsigned long *no, unsigned int nn)
+{
+	unsigned int i, j, k;
+
+	for (i = j = k = 0; i < n; i++) {
+		while (j < nn && no[j] < sel[i])
+			j++;
+		if (j < nn && no[j] == sel[i])
+			continue;
+		sel[k++] = sel[i];
+	}
+	return k;
+}
+
+/*
+ * The functions to probe: set_graph_function's, else the filter's; less
+ * set_ftrace_notrace's and set_graph_notrace's (@nt, @nt_nr: kept).
+ * @nr 0: every function, unless @none (a selection all taken out).
+ */
+static int rbtr_graph_ips(unsigned long **ips, unsigned int *nr, const unsigned long *nt,
+			  unsigned int nt_nr, bool *none)
 {
 	unsigned long *sel, *no;
-	unsigned int n, nn, i, j, k;
+	unsigned int n, nn;
 	int ret;
 
 	ret = rbtr_fn_sel_ips(RBTR_FN_GRAPH, &sel, &n);
+	rbtr_graph_by_gf = !ret && n;
 	if (!ret && !n)
 		ret = rbtr_fn_sel_ips(RBTR_FN_FILTER, &sel, &n);
 	if (ret)
@@ -401,18 +489,50 @@ static int rbtr_graph_ips(unsigned long **ips, unsigned int *nr)
 		kvfree(sel);
 		return ret;
 	}
-	/* Both sorted: one merge pass drops the notrace ones. */
-	for (i = j = k = 0; i < n; i++) {
-		while (j < nn && no[j] < sel[i])
-			j++;
-		if (j < nn && no[j] == sel[i])
-			continue;
-		sel[k++] = sel[i];
-	}
+	n = rbtr_graph_ips_less(sel, n, no, nn);
 	kvfree(no);
 	*ips = sel;
-	*nr = k;
+	*nr = n ? rbtr_graph_ips_less(sel, n, nt, nt_nr) : 0;
+	/* All of the selection notrace: nothing to trace, not everything. */
+	*none = n && !*nr;
 	return 0;
+}
+
+/* set_graph_notrace's fprobe, when it has functions; its addresses kept. */
+static int rbtr_graph_nt_start(void)
+{
+	int ret;
+
+	ret = rbtr_fn_sel_ips(RBTR_FN_GRAPH_NOTRACE, &rbtr_graph_nt_ips, &rbtr_graph_nt_nr);
+	if (ret || !rbtr_graph_nt_nr)
+		return ret;
+	memset(&rbtr_graph_nt_fprobe.ops, 0, sizeof(rbtr_graph_nt_fprobe.ops));
+	rbtr_graph_nt_fprobe.nmissed = 0;
+	rbtr_graph_nt_fprobe.flags = 0;
+	rbtr_graph_nt_fprobe.rethook = NULL;
+	rbtr_graph_nt_fprobe.nr_maxactive = RBTR_GRAPH_MAX_ACTIVE;
+	ret = register_fprobe_ips(&rbtr_graph_nt_fprobe, rbtr_graph_nt_ips, rbtr_graph_nt_nr);
+	if (ret) {
+		kvfree(rbtr_graph_nt_ips);
+		rbtr_graph_nt_ips = NULL;
+		rbtr_graph_nt_nr = 0;
+		return ret;
+	}
+	/* Before the graph's own fprobe: its entries read the rethook after this. */
+	WRITE_ONCE(rbtr_graph_nt_on, true);
+	return 0;
+}
+
+/* After the graph's fprobe is gone: no entry handler reads these any more. */
+static void rbtr_graph_nt_stop(void)
+{
+	if (rbtr_graph_nt_on) {
+		unregister_fprobe(&rbtr_graph_nt_fprobe);
+		WRITE_ONCE(rbtr_graph_nt_on, false);
+	}
+	kvfree(rbtr_graph_nt_ips);
+	rbtr_graph_nt_ips = NULL;
+	rbtr_graph_nt_nr = 0;
 }
 
 /**
@@ -427,13 +547,25 @@ static int rbtr_graph_ips(unsigned long **ips, unsigned int *nr)
  */
 int rbtr_graph_start(void)
 {
-	unsigned long *ips;
+	unsigned long *ips = NULL;
 	unsigned int n;
+	bool none;
 	int ret;
 
-	ret = rbtr_graph_ips(&ips, &n);
+	ret = rbtr_graph_nt_start();
 	if (ret)
 		return ret;
+	ret = rbtr_graph_ips(&ips, &n, rbtr_graph_nt_ips, rbtr_graph_nt_nr, &none);
+	if (ret || none) {
+		/* Nothing left to trace is a tracer that records nothing, as ftrace's. */
+		kvfree(ips);
+		if (!ret)
+			rbtr_graph_on = true;
+		else
+			rbtr_graph_nt_stop();
+		rbtr_graph_none = !ret;
+		return ret;
+	}
 	rbtr_graph_ovr_reset();
 	memset(&rbtr_graph_fprobe.ops, 0, sizeof(rbtr_graph_fprobe.ops));
 	rbtr_graph_fprobe.nmissed = 0;
@@ -463,6 +595,8 @@ int rbtr_graph_start(void)
 	kvfree(ips);
 	if (!ret)
 		rbtr_graph_on = true;
+	else
+		rbtr_graph_nt_stop();
 	return ret;
 }
 
@@ -473,8 +607,11 @@ void rbtr_graph_stop(void)
 {
 	if (!rbtr_graph_on)
 		return;
-	unregister_fprobe(&rbtr_graph_fprobe);
+	if (!rbtr_graph_none)
+		unregister_fprobe(&rbtr_graph_fprobe);
 	rbtr_graph_on = false;
+	rbtr_graph_none = false;
+	rbtr_graph_nt_stop();
 }
 
 /**
@@ -487,7 +624,7 @@ void rbtr_graph_show_stats(struct seq_file *m)
 	int cpu;
 
 	seq_printf(m, "graph missed: %lu\n",
-		   rbtr_graph_on ? READ_ONCE(rbtr_graph_fprobe.nmissed) : 0UL);
+		   rbtr_graph_on && !rbtr_graph_none ? READ_ONCE(rbtr_graph_fprobe.nmissed) : 0UL);
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(rbtr_graph_short, cpu);
 	seq_printf(m, "graph under tracing_thresh: %lu\n", sum);

@@ -49,9 +49,12 @@
 /*
  * ftrace's funcgraph-* options (its TRACE_GRAPH_PRINT_* flags), read once
  * per record by the printers: a change shows from the next line on, as
- * in ftrace. funcgraph-irqs is not offered (its irq arrows and the
- * leaving out of interrupt code are not done); -retval and -retval-hex
- * where the records carry the return value.
+ * in ftrace. funcgraph-irqs is the recorder's (rbtr_graph_skip_irqs()):
+ * off, no call in hard interrupt (or NMI) context is traced, but for the
+ * functions of set_graph_function, as ftrace's. ftrace's
+ * interrupt arrows mark calls of functions in .irqentry.text, which
+ * x86-64's interrupt entry (idtentry) no longer uses: rbtrace prints none.
+ * -retval and -retval-hex where the records carry the return value.
  */
 enum rbtr_graph_opt {
 	RBTR_GRAPH_OVERRUN,
@@ -60,6 +63,7 @@ enum rbtr_graph_opt {
 	RBTR_GRAPH_PROC,
 	RBTR_GRAPH_DURATION,
 	RBTR_GRAPH_ABSTIME,
+	RBTR_GRAPH_IRQS,
 	RBTR_GRAPH_TAIL,
 	RBTR_GRAPH_RETVAL,
 	RBTR_GRAPH_RETVAL_HEX,
@@ -73,13 +77,27 @@ static const char *const rbtr_graph_opt_names[RBTR_GRAPH_NR_OPTS] = {
 	[RBTR_GRAPH_PROC]	= "funcgraph-proc",
 	[RBTR_GRAPH_DURATION]	= "funcgraph-duration",
 	[RBTR_GRAPH_ABSTIME]	= "funcgraph-abstime",
+	[RBTR_GRAPH_IRQS]	= "funcgraph-irqs",
 	[RBTR_GRAPH_TAIL]	= "funcgraph-tail",
 	[RBTR_GRAPH_RETVAL]	= "funcgraph-retval",
 	[RBTR_GRAPH_RETVAL_HEX]	= "funcgraph-retval-hex",
 };
 
 static unsigned long rbtr_graph_opts = BIT(RBTR_GRAPH_CPU) | BIT(RBTR_GRAPH_OVERHEAD) |
-				       BIT(RBTR_GRAPH_DURATION);
+				       BIT(RBTR_GRAPH_DURATION) | BIT(RBTR_GRAPH_IRQS);
+
+/**
+ * rbtr_graph_skip_irqs - is funcgraph-irqs off?
+ *
+ * Any context: the graph tracer's entry asks it at each call, as
+ * ftrace's ftrace_graph_ignore_irqs(); a change applies from the next.
+ *
+ * Return: true if calls in hard interrupt context are not to be traced.
+ */
+bool rbtr_graph_skip_irqs(void)
+{
+	return !(READ_ONCE(rbtr_graph_opts) & BIT(RBTR_GRAPH_IRQS));
+}
 
 /* Is option @o offered on this kernel? */
 static bool rbtr_graph_opt_offered(unsigned int o)
