@@ -226,6 +226,7 @@ static struct fprobe rbtr_graph_nt_fprobe = {
 	.entry_handler	= rbtr_graph_nt_entry,
 	.exit_handler	= rbtr_graph_nt_exit,
 };
+
 static bool rbtr_graph_nt_on;
 /* Started with every selected function in set_graph_notrace: no fprobe. */
 static bool rbtr_graph_none;
