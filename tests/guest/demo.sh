@@ -290,7 +290,7 @@ echo "# grep 75636c6b $dir/trace   (the sample's id, \"uclk\")"
 grep '# 75636c6b buf:' "$dir/trace" || { echo "no record of the sample"; exit 1; }
 show sh -c "echo local > $dir/trace_clock"
 
-section "15. Newer than this kernel's ftrace: syscalls' user memory, copy_trace_marker, show_event_filters; the stack tracer"
+section "15. Newer than this kernel's ftrace: syscalls' user memory, copy_trace_marker, show_event_filters; the stack tracer, function commands"
 # ftrace 6.19's syscalls events record what their user pointers point to;
 # 6.16's copy_trace_marker sends the top's marker writes to an instance
 # too; 7.0's show_event_filters lists every filter in force.
@@ -320,6 +320,16 @@ echo 0 >"$dir/stack_tracer_enabled"
 show cat "$dir/stack_trace"
 grep -q ') .*vfs_read+0x' "$dir/stack_trace" || { echo "no stack of vfs_read"; exit 1; }
 echo >"$dir/stack_trace_filter"
+# ftrace's function commands: a stack the first time vfs_read runs (the
+# next read of any file: here cat's own of set_ftrace_filter), and the
+# count read back gone down from 1 to 0.
+echo >"$dir/trace"
+show sh -c "echo 'vfs_read:stacktrace:1' >> $dir/set_ftrace_filter"
+show cat "$dir/set_ftrace_filter"
+grep -qx 'vfs_read:stacktrace:count=0' "$dir/set_ftrace_filter" || { echo "the command did not fire"; exit 1; }
+echo "# grep -A4 '<stack trace>' trace"
+grep -A4 '<stack trace>' "$dir/trace" | head -n 5
+show sh -c "echo '!vfs_read:stacktrace:0' >> $dir/set_ftrace_filter"
 
 section "16. Unload"
 cd /
