@@ -82,6 +82,7 @@ struct rbtr_event_file;
 void rbtr_fn_cmd_init(struct rbtr_trace *tr);
 void rbtr_fn_cmd_exit(void);
 int rbtr_fn_cmd_write(char *word);
+bool rbtr_fn_cmd_known(const char *word);
 unsigned int rbtr_fn_cmd_count(void);
 bool rbtr_fn_cmd_show(struct seq_file *m, loff_t pos);
 void rbtr_fn_cmd_file_gone(struct rbtr_event_file *file);

@@ -520,6 +520,29 @@ static int rbtr_fcmd_match(char *glob, unsigned long **ips, unsigned int *nr)
 	return 0;
 }
 
+/**
+ * rbtr_fn_cmd_known - does @word name one of ftrace's commands?
+ * @word: "GLOB:COMMAND[:...]"
+ *
+ * Return: true for the commands above and "mod".
+ */
+bool rbtr_fn_cmd_known(const char *word)
+{
+	const char *cmd = strchr(word, ':');
+	size_t n;
+	int k;
+
+	if (!cmd++)
+		return false;
+	n = strcspn(cmd, ":");
+	if (n == 3 && !strncmp(cmd, "mod", 3))
+		return true;
+	for (k = 0; k < RBTR_FCMD_NR; k++)
+		if (strlen(rbtr_fcmd_names[k]) == n && !strncmp(cmd, rbtr_fcmd_names[k], n))
+			return true;
+	return false;
+}
+
 /* Is @word "GLOB:snapshot[:...]", a snapshot command to add? */
 static bool rbtr_fcmd_word_arms(const char *word)
 {

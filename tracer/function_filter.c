@@ -36,9 +36,12 @@
  * write goes to a copy applied at release, after an error too (for
  * set_graph_function as well: ftrace_graph_release()).
  *
- * ftrace's commands ("func:traceoff", ...) are function_cmd.c's; "mod:"
- * is refused with -EINVAL. A module unloaded leaves its functions in the
- * list.
+ * ftrace's commands ("func:traceoff", ...) are function_cmd.c's.
+ * "FUNC:mod:MODULE" (set_ftrace_filter and set_ftrace_notrace) selects
+ * the functions of the loaded modules MODULE matches
+ * (rbtr_fn_program_found()); ftrace keeps such a word for a module not
+ * loaded yet, rbtrace refuses it. A module unloaded leaves its functions
+ * in the list.
  */
 #include <linux/debugfs.h>
 #include <linux/file.h>
@@ -141,13 +144,87 @@ static int rbtr_fn_program(enum rbtr_fn_kind kind, char *word, bool reset)
 	return 0;
 }
 
+/* Is an entry of @s (increasing idx) at @idx? */
+static bool rbtr_fsel_has(const struct rbtr_fsel *s, unsigned int idx)
+{
+	unsigned int lo = 0, hi = s->nr, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->ent[mid].idx == idx)
+			return true;
+		if (s->ent[mid].idx < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
+ * Program rbtr_fn_ops with what "FUNC:mod:MODULE" matched (@r; in @s
+ * already, what a "!" can take out). ftrace_set_filter() does not take
+ * ftrace's mod command: set_ftrace_filter goes by the addresses where
+ * the kernel lists them (6.5 on), else, as set_ftrace_notrace always
+ * (ftrace exports no notrace by address), by each function's name,
+ * which also takes a function of that name in another module.
+ */
+static int rbtr_fn_program_found(enum rbtr_fn_kind kind, const struct rbtr_resolve *r,
+				 const struct rbtr_fsel *s, bool reset)
+{
+	const struct rbtr_fsel *f = &r->found;
+	char name[KSYM_NAME_LEN + 2];
+	unsigned int i, n = 0;
+	unsigned long *ips;
+	int ret = 0;
+
+	if (kind == RBTR_FN_FILTER && r->addrs) {
+		ips = kvmalloc_array(f->nr, sizeof(*ips), GFP_KERNEL);
+		if (!ips)
+			return -ENOMEM;
+		if (reset)
+			ret = ftrace_set_filter(&rbtr_fn_ops, NULL, 0, 1);
+		/* A removal names only what is there: ftrace's is -ENOENT else. */
+		for (i = 0; i < f->nr; i++)
+			if (!r->g.not || (!reset && rbtr_fsel_has(s, f->ent[i].idx)))
+				ips[n++] = f->ent[i].ip;
+		if (!ret && n)
+			ret = ftrace_set_filter_ips(&rbtr_fn_ops, ips, n, r->g.not, 0);
+		kvfree(ips);
+		return ret;
+	}
+	for (i = 0; !ret && i < f->nr; i++) {
+		snprintf(name, sizeof(name), "%s%.*s", r->g.not ? "!" : "",
+			 (int)strcspn(f->ent[i].name, " "), f->ent[i].name);
+		ret = rbtr_fn_program(kind, name, reset && !i);
+	}
+	return ret;
+}
+
+/*
+ * "FUNC:mod:MODULE" (ftrace's mod command): @copy cut into @func and
+ * @module. Return: false for another word.
+ */
+static bool rbtr_fn_word_mod(char *copy, char **func, char **module)
+{
+	char *p = strchr(copy, ':');
+
+	if (!p || strncmp(p, ":mod:", 5))
+		return false;
+	*p = '\0';
+	*func = copy;
+	*module = p + 5;
+	return true;
+}
+
 /* One word, or NULL to empty the selection. Under rbtr_fsel_mutex. */
 static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 {
 	struct rbtr_fsel *s = &rbtr_fsels[kind];
 	struct rbtr_fsel_ent *ent = NULL;
-	struct rbtr_resolve r;
-	char *copy;
+	char *copy, *func, *module;
+	struct rbtr_resolve r = {};
+	bool mod;
 	int ret;
 
 	if (!word) {
@@ -156,11 +233,20 @@ static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 			rbtr_fsel_free(s);
 		return ret;
 	}
+	copy = kstrdup(word, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	mod = rbtr_fn_word_mod(copy, &func, &module);
 	/*
-	 * ftrace's commands ("func:cmd[:arg]"), set_ftrace_filter's only
-	 * (function_cmd.c). A ">" open empties the functions as for a name.
+	 * ftrace's other commands ("func:cmd[:arg]"), set_ftrace_filter's
+	 * only (function_cmd.c). A ">" open empties the functions as for a
+	 * name.
 	 */
-	if (strchr(word, ':')) {
+	if (!mod && strchr(word, ':')) {
+		kfree(copy);
+		/* stack_trace_filter's: ftrace's commands find no tracer there. */
+		if (kind == RBTR_FN_STACK && rbtr_fn_cmd_known(word))
+			return -ENODEV;
 		if (kind != RBTR_FN_FILTER)
 			return -EINVAL;
 		ret = rbtr_fn_cmd_write(word);
@@ -168,12 +254,29 @@ static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 			ret = rbtr_fn_apply(kind, NULL, true);
 		return ret;
 	}
-	copy = kstrdup(word, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-	ret = rbtr_fn_resolve(kind, copy, &r);
-	if (!ret && !r.found.nr)
+	/*
+	 * mod: in set_ftrace_filter and set_ftrace_notrace, as ftrace's;
+	 * stack_trace_filter's has no tracer (ftrace_mod_callback()'s
+	 * -ENODEV), set_graph_function's no commands.
+	 */
+	if (mod && kind == RBTR_FN_STACK)
+		ret = -ENODEV;
+	else if (mod && kind != RBTR_FN_FILTER && kind != RBTR_FN_NOTRACE)
 		ret = -EINVAL;
+	else if (mod)
+		ret = rbtr_fn_resolve_mod(func, module, &r);
+	else
+		ret = rbtr_fn_resolve(kind, copy, &r);
+	/*
+	 * ftrace keeps a mod: word of a module not loaded for its load;
+	 * rbtrace does not: nothing matched is -EINVAL either way.
+	 */
+	if (!ret && !r.found.nr) {
+		if (mod)
+			pr_warn_ratelimited("rbtrace: no function of a loaded module matches '%.64s:mod:%.64s'\n",
+					    func, module);
+		ret = -EINVAL;
+	}
 	/*
 	 * ftrace_graph_set_hash(): a "!" that takes nothing out of the
 	 * selection (a ">" open starts from an empty one) is -EINVAL.
@@ -188,7 +291,8 @@ static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 			ret = -ENOMEM;
 	}
 	if (!ret)
-		ret = rbtr_fn_program(kind, word, reset);
+		ret = mod ? rbtr_fn_program_found(kind, &r, s, reset) :
+			    rbtr_fn_program(kind, word, reset);
 	if (!ret) {
 		if (reset)
 			rbtr_fsel_free(s);

@@ -476,7 +476,7 @@ static int rbtr_graph_ips(unsigned long **ips, unsigned int *nr, const unsigned 
 			  unsigned int nt_nr, bool *none)
 {
 	unsigned long *sel, *no;
-	unsigned int n, nn;
+	unsigned int n, nn, asked;
 	int ret;
 
 	ret = rbtr_fn_sel_ips(RBTR_FN_GRAPH, &sel, &n);
@@ -490,12 +490,16 @@ static int rbtr_graph_ips(unsigned long **ips, unsigned int *nr, const unsigned 
 		kvfree(sel);
 		return ret;
 	}
+	asked = n;
 	n = rbtr_graph_ips_less(sel, n, no, nn);
 	kvfree(no);
 	*ips = sel;
 	*nr = n ? rbtr_graph_ips_less(sel, n, nt, nt_nr) : 0;
-	/* All of the selection notrace: nothing to trace, not everything. */
-	*none = n && !*nr;
+	/*
+	 * All of the selection in set_ftrace_notrace or set_graph_notrace:
+	 * nothing to trace, not every function.
+	 */
+	*none = asked && !*nr;
 	return 0;
 }
 

@@ -42,10 +42,13 @@ static inline bool rbtr_fn_kind_graph(enum rbtr_fn_kind kind)
 /* What a word matched, as it is being resolved. */
 struct rbtr_resolve {
 	struct rbtr_glob	g;
+	struct rbtr_glob	mod;	/* "FUNC:mod:MODULE": MODULE's glob */
+	bool			by_mod;
 	bool			addrs;	/* lines start with the address */
 	struct rbtr_fsel	found;
 };
 
 int rbtr_fn_resolve(enum rbtr_fn_kind kind, char *word, struct rbtr_resolve *r);
+int rbtr_fn_resolve_mod(char *func, char *module, struct rbtr_resolve *r);
 
 #endif /* _RBTR_FUNCTION_INTERNAL_H */

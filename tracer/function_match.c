@@ -17,6 +17,7 @@
 #include <linux/fs.h>
 #include <linux/glob.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
@@ -209,6 +210,32 @@ static int rbtr_fsel_grow(struct rbtr_fsel *s)
 }
 
 /* A line: "[addr ]name[ [mod]]". */
+/*
+ * "FUNC:mod:MODULE": does the line's " [module]" (@tail, NULL for the
+ * kernel's own functions) match, as ftrace_match_record()'s? A blank
+ * MODULE matches the kernel's own functions ("!" before it: every
+ * module's); "!MODULE" every function not in a module MODULE matches.
+ */
+static bool rbtr_mod_match(const struct rbtr_resolve *r, const char *tail)
+{
+	char mod[MODULE_NAME_LEN];
+	size_t n;
+
+	if (tail && tail[0] == '[') {
+		n = strcspn(tail + 1, "]");
+		if (n >= sizeof(mod))
+			return false;
+		memcpy(mod, tail + 1, n);
+		mod[n] = '\0';
+		tail = mod;
+	} else {
+		tail = NULL;
+	}
+	if (!r->mod.len)
+		return !r->mod.not != !tail;
+	return (tail && rbtr_glob_match(&r->mod, tail)) != r->mod.not;
+}
+
 static int rbtr_resolve_line(char *line, unsigned int idx, void *arg)
 {
 	struct rbtr_resolve *r = arg;
@@ -236,7 +263,8 @@ static int rbtr_resolve_line(char *line, unsigned int idx, void *arg)
 		end = strchr(name, ' ');
 		if (end)
 			*end = '\0';
-		match = rbtr_glob_match(&r->g, name);
+		match = (!r->by_mod || rbtr_mod_match(r, end ? end + 1 : NULL)) &&
+			((r->by_mod && !r->g.len) || rbtr_glob_match(&r->g, name));
 		if (end)
 			*end = ' ';
 	}
@@ -268,6 +296,38 @@ int rbtr_fn_resolve(enum rbtr_fn_kind kind, char *word, struct rbtr_resolve *r)
 	rbtr_glob_parse(word, &r->g);
 	if (r->g.type == RBTR_MATCH_INDEX &&
 	    (r->g.index == ULONG_MAX || rbtr_fn_kind_graph(kind)))
+		return 0;
+	r->addrs = true;
+	ret = rbtr_kfs_lines(RBTR_AFF_ADDRS, r);
+	if (ret == -ENOENT) {
+		r->addrs = false;
+		ret = rbtr_kfs_lines(RBTR_AFF, r);
+	}
+	if (ret)
+		rbtr_fsel_free(&r->found);
+	return ret;
+}
+
+/**
+ * rbtr_fn_resolve_mod - the functions of "FUNC:mod:MODULE"
+ * @func: FUNC, "!" first to take out; blank or "*": every function
+ * @module: MODULE, a glob, "!" first for every other one
+ * @r: what was matched (r->g.not: take out)
+ *
+ * As ftrace's match_records() with a module: by name and module only (an
+ * index matches nothing).
+ *
+ * Return: 0 or -errno.
+ */
+int rbtr_fn_resolve_mod(char *func, char *module, struct rbtr_resolve *r)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	rbtr_glob_parse(func, &r->g);
+	rbtr_glob_parse(module, &r->mod);
+	r->by_mod = true;
+	if (r->g.type == RBTR_MATCH_INDEX)
 		return 0;
 	r->addrs = true;
 	ret = rbtr_kfs_lines(RBTR_AFF_ADDRS, r);
