@@ -143,11 +143,12 @@ static struct ftrace_ops rbtr_fcmd_ops = {
 /* ---- the hit (any context) ------------------------------------------------ */
 
 /*
- * Take one firing of @e: false when its count is used up. The count
- * only goes down, so each failed cmpxchg means another context took
- * one: the loop ends after at most as many retries as contexts racing.
+ * Take one firing of @e: false when its count is used up, at 0 or below
+ * (@below: at 0 only, a negative count going on down). The count only
+ * goes down, so each failed cmpxchg means another context took one: the
+ * loop ends after at most as many retries as contexts racing.
  */
-static bool notrace rbtr_fcmd_take(struct rbtr_fcmd_ent *e)
+static bool notrace rbtr_fcmd_take_from(struct rbtr_fcmd_ent *e, bool below)
 {
 	long c;
 
@@ -155,25 +156,15 @@ static bool notrace rbtr_fcmd_take(struct rbtr_fcmd_ent *e)
 		return true;
 	c = atomic_long_read(&e->count);
 	do {
-		if (c <= 0)
+		if (!c || (c < 0 && !below))
 			return false;
 	} while (!atomic_long_try_cmpxchg(&e->count, &c, c - 1));
 	return true;
 }
 
-/* As rbtr_fcmd_take(), stopping at 0 only: a negative count goes on down. */
-static bool notrace rbtr_fcmd_take_nonzero(struct rbtr_fcmd_ent *e)
+static bool notrace rbtr_fcmd_take(struct rbtr_fcmd_ent *e)
 {
-	long c;
-
-	if (!(e->probe & 1))
-		return true;
-	c = atomic_long_read(&e->count);
-	do {
-		if (!c)
-			return false;
-	} while (!atomic_long_try_cmpxchg(&e->count, &c, c - 1));
-	return true;
+	return rbtr_fcmd_take_from(e, false);
 }
 
 /*
@@ -214,7 +205,7 @@ static void notrace rbtr_fcmd_fire(struct rbtr_fcmd_ent *e, unsigned long ip)
 		 */
 		if ((e->probe & 1) && !rbt_record_is_on(buffer))
 			break;
-		if (!rbtr_cpu_traced(tr, smp_processor_id()) || !rbtr_fcmd_take_nonzero(e))
+		if (!rbtr_cpu_traced(tr, smp_processor_id()) || !rbtr_fcmd_take_from(e, true))
 			break;
 		/* The callback's own preemption level off, as ftrace's tracing_gen_ctx_dec(). */
 		ctx = rbtr_trace_ctx();

@@ -283,20 +283,11 @@ static int rbtr_resolve_line(char *line, unsigned int idx, void *arg)
 	return r->g.type == RBTR_MATCH_INDEX;
 }
 
-/*
- * Resolve @word (cut by the parse) into @r->found. set_graph_function
- * takes no index: ftrace_graph_set_hash() matches names only.
- * Return: 0 or -errno.
- */
-int rbtr_fn_resolve(enum rbtr_fn_kind kind, char *word, struct rbtr_resolve *r)
+/* @r's word against the kernel's list: with addresses where it has them. */
+static int rbtr_resolve_read(struct rbtr_resolve *r)
 {
 	int ret;
 
-	memset(r, 0, sizeof(*r));
-	rbtr_glob_parse(word, &r->g);
-	if (r->g.type == RBTR_MATCH_INDEX &&
-	    (r->g.index == ULONG_MAX || rbtr_fn_kind_graph(kind)))
-		return 0;
 	r->addrs = true;
 	ret = rbtr_kfs_lines(RBTR_AFF_ADDRS, r);
 	if (ret == -ENOENT) {
@@ -306,6 +297,21 @@ int rbtr_fn_resolve(enum rbtr_fn_kind kind, char *word, struct rbtr_resolve *r)
 	if (ret)
 		rbtr_fsel_free(&r->found);
 	return ret;
+}
+
+/*
+ * Resolve @word (cut by the parse) into @r->found. set_graph_function
+ * takes no index: ftrace_graph_set_hash() matches names only.
+ * Return: 0 or -errno.
+ */
+int rbtr_fn_resolve(enum rbtr_fn_kind kind, char *word, struct rbtr_resolve *r)
+{
+	memset(r, 0, sizeof(*r));
+	rbtr_glob_parse(word, &r->g);
+	if (r->g.type == RBTR_MATCH_INDEX &&
+	    (r->g.index == ULONG_MAX || rbtr_fn_kind_graph(kind)))
+		return 0;
+	return rbtr_resolve_read(r);
 }
 
 /**
@@ -321,23 +327,13 @@ int rbtr_fn_resolve(enum rbtr_fn_kind kind, char *word, struct rbtr_resolve *r)
  */
 int rbtr_fn_resolve_mod(char *func, char *module, struct rbtr_resolve *r)
 {
-	int ret;
-
 	memset(r, 0, sizeof(*r));
 	rbtr_glob_parse(func, &r->g);
 	rbtr_glob_parse(module, &r->mod);
 	r->by_mod = true;
 	if (r->g.type == RBTR_MATCH_INDEX)
 		return 0;
-	r->addrs = true;
-	ret = rbtr_kfs_lines(RBTR_AFF_ADDRS, r);
-	if (ret == -ENOENT) {
-		r->addrs = false;
-		ret = rbtr_kfs_lines(RBTR_AFF, r);
-	}
-	if (ret)
-		rbtr_fsel_free(&r->found);
-	return ret;
+	return rbtr_resolve_read(r);
 }
 
 /**
