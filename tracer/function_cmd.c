@@ -32,9 +32,9 @@
  * the entries sorted by address, searched by the ip the callback gets.
  * The addresses come from available_filter_functions_addrs; a kernel
  * without it (before 6.5: Debian's 6.1) has them looked up with a
- * kprobe registered disabled at the name (it patches nothing) and
- * removed at once, which takes a grace period: such a kernel takes at
- * most RBTR_FCMD_LOOKUP_MAX functions a write.
+ * kprobe registered disabled at the name (it patches nothing); the
+ * write's probes are removed together, in one grace period. Such a
+ * kernel takes at most RBTR_FCMD_LOOKUP_MAX functions a write.
  *
  * Synchronisation: every change (a write, an event going away, unload)
  * is under rbtr_events_lock(), which also guards the holds on enable_event
@@ -443,28 +443,46 @@ static void rbtr_fcmd_unpublish(struct list_head *gone)
 /* ---- the words of set_ftrace_filter ---------------------------------------- */
 
 /*
- * The address of a function of the kernel's list line "name[ [mod]]" on
- * a kernel whose list gives none: a kprobe at it, disabled (nothing is
- * patched), says where it is. 0 if kprobes refuse it.
+ * The addresses of @found's functions on a kernel whose list gives none
+ * (its lines "name[ [mod]]"), into @ips: a kprobe at each, disabled
+ * (nothing is patched), says where it is; 0 where kprobes refuse one.
+ * The probes go in one unregister_kprobes(): one grace period for the
+ * write, not one per function. Return: 0 or -ENOMEM.
  */
-static unsigned long rbtr_fcmd_lookup_ip(const char *line)
+static int rbtr_fcmd_lookup_ips(const struct rbtr_fsel *found, unsigned long *ips)
 {
-	struct kprobe kp = { .flags = KPROBE_FLAG_DISABLED };
-	char sym[KSYM_NAME_LEN + MODULE_NAME_LEN + 2];
-	const char *mod = strstr(line, " [");
-	unsigned long ip = 0;
+	struct kprobe *kp, **done;
+	unsigned int i, n = 0;
+	const char *mod, *line;
+	int ret = -ENOMEM;
 
-	if (mod)
-		snprintf(sym, sizeof(sym), "%.*s:%.*s", (int)strcspn(mod + 2, "]"), mod + 2,
-			 (int)(mod - line), line);
-	else
-		strscpy(sym, line, sizeof(sym));
-	kp.symbol_name = sym;
-	if (!register_kprobe(&kp)) {
-		ip = (unsigned long)kp.addr;
-		unregister_kprobe(&kp);
+	kp = kvcalloc(found->nr, sizeof(*kp), GFP_KERNEL);
+	done = kvcalloc(found->nr, sizeof(*done), GFP_KERNEL);
+	if (!kp || !done)
+		goto out;
+	for (i = 0; i < found->nr; i++) {
+		line = found->ent[i].name;
+		mod = strstr(line, " [");
+		kp[i].flags = KPROBE_FLAG_DISABLED;
+		kp[i].symbol_name = mod ?
+			kasprintf(GFP_KERNEL, "%.*s:%.*s", (int)strcspn(mod + 2, "]"), mod + 2,
+				  (int)(mod - line), line) :
+			kstrdup(line, GFP_KERNEL);
+		ips[i] = 0;
+		if (kp[i].symbol_name && !register_kprobe(&kp[i])) {
+			ips[i] = (unsigned long)kp[i].addr;
+			done[n++] = &kp[i];
+		}
 	}
-	return ip;
+	if (n)
+		unregister_kprobes(done, n);
+	ret = 0;
+out:
+	for (i = 0; kp && i < found->nr; i++)
+		kfree(kp[i].symbol_name);
+	kvfree(done);
+	kvfree(kp);
+	return ret;
 }
 
 /*
@@ -496,12 +514,18 @@ static int rbtr_fcmd_match(char *glob, unsigned long **ips, unsigned int *nr)
 		rbtr_fsel_free(&found);
 		return -ENOMEM;
 	}
-	for (i = 0; i < found.nr; i++) {
-		a[n] = found.ent[i].ip ?: rbtr_fcmd_lookup_ip(found.ent[i].name);
-		if (a[n])
-			n++;
-	}
+	for (i = 0; i < found.nr; i++)
+		a[i] = found.ent[i].ip;
+	ret = found.ent[0].ip ? 0 : rbtr_fcmd_lookup_ips(&found, a);
+	/* Those kprobes refused, left out. */
+	for (i = 0; !ret && i < found.nr; i++)
+		if (a[i])
+			a[n++] = a[i];
 	rbtr_fsel_free(&found);
+	if (ret) {
+		kvfree(a);
+		return ret;
+	}
 	if (!n) {
 		kvfree(a);
 		return -EINVAL;

@@ -523,7 +523,12 @@ static int rbtr_graph_nt_start(void)
 		rbtr_graph_nt_nr = 0;
 		return ret;
 	}
-	/* Before the graph's own fprobe: its entries read the rethook after this. */
+	/*
+	 * Partner: rbtr_graph_depth()'s READ_ONCE(). Set before the graph's
+	 * own fprobe is registered, whose text patching orders it (and the
+	 * rethook register_fprobe_ips() set above) before any entry runs;
+	 * cleared after that fprobe is gone (rbtr_graph_stop()).
+	 */
 	WRITE_ONCE(rbtr_graph_nt_on, true);
 	return 0;
 }
