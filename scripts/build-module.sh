@@ -61,7 +61,7 @@ main() {
 	# symbols: guest scenario 33-sample-module loads it from beside it.
 	{
 		echo "# make -C $dir KDIR=$kdir W=1 $target"
-		make -C "$dir" KDIR="$kdir" W=1 "$target" 2>&1 || rc=$?
+		make -j"$(nproc)" -C "$dir" KDIR="$kdir" W=1 "$target" 2>&1 || rc=$?
 		if [ "$rc" = 0 ]; then
 			# modpost of an external module does not run again when
 			# only KBUILD_EXTRA_SYMBOLS changed (6.1's kbuild): a sample
@@ -71,13 +71,13 @@ main() {
 			# again if rbtrace's versions moved.
 			rm -f "$dir/samples/Module.symvers"
 			echo "# make -C $dir/samples KDIR=$kdir W=1"
-			make -C "$dir/samples" KDIR="$kdir" W=1 \
+			make -j"$(nproc)" -C "$dir/samples" KDIR="$kdir" W=1 \
 				RBTRACE_SYMVERS="$dir/Module.symvers" 2>&1 || rc=$?
 		fi
 		# A module with tracepoint events of its own (events/kevents-module).
 		if [ "$rc" = 0 ]; then
 			echo "# make -C $dir/tests/tpmod KDIR=$kdir W=1"
-			make -C "$dir/tests/tpmod" KDIR="$kdir" W=1 2>&1 || rc=$?
+			make -j"$(nproc)" -C "$dir/tests/tpmod" KDIR="$kdir" W=1 2>&1 || rc=$?
 		fi
 	} >"$dir/build.log"
 	if [ "$rc" != 0 ]; then

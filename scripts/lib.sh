@@ -59,9 +59,9 @@ rbt_private_build() {
 				--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 				--exclude='.*.cmd' --exclude='.*.d' --exclude=Module.symvers \
 				--exclude=modules.order --exclude=build.log --exclude=/kn/ "$RBT_TOP/" "$dir/" &&
-			make -s -C "$dir" KDIR="$kdir" W=1 module >"$dir/build.log" 2>&1 || return 1
+			make -s -j"$(nproc)" -C "$dir" KDIR="$kdir" W=1 module >"$dir/build.log" 2>&1 || return 1
 		for sub in "$@"; do
-			make -s -C "$kdir" M="$dir/$sub" W=1 KBUILD_EXTRA_SYMBOLS="$dir/Module.symvers" \
+			make -s -j"$(nproc)" -C "$kdir" M="$dir/$sub" W=1 KBUILD_EXTRA_SYMBOLS="$dir/Module.symvers" \
 				modules >>"$dir/build.log" 2>&1 || return 1
 		done
 	}
