@@ -4,18 +4,21 @@
  *
  * current_tracer picks one of "nop", "function" and "function_graph"
  * (available_tracers), as ftrace's. The function tracer is one ftrace_ops
- * (rbtr_fn_ops) registered with register_ftrace_function(); its callback
- * writes ftrace's own record, ftrace:function (TRACE_FN, ip and parent_ip),
- * so that libtraceevent and trace-cmd read it as ftrace's.
+ * per tracer (struct rbtr_fn_tracer: the top's, and each instance's, as
+ * ftrace's trace_array has its own ops) registered with
+ * register_ftrace_function(); its callback finds its tracer from the ops
+ * and writes ftrace's own record, ftrace:function (TRACE_FN, ip and
+ * parent_ip), so that libtraceevent and trace-cmd read it as ftrace's.
+ * function_graph is the top's only (one fprobe, function_graph.c).
  *
  * The filter files (set_ftrace_filter, set_ftrace_notrace,
  * set_graph_function, available_filter_functions) are function_filter.c's: it
- * keeps the selections and programs rbtr_fn_ops's filter and notrace
+ * keeps each tracer's selections and programs its ops' filter and notrace
  * hashes with them.
  *
- * set_ftrace_pid and set_ftrace_notrace_pid are pid.c's: the callbacks
- * test rbtr_fn_pid_ignored() (ftrace's own pid filter, FTRACE_OPS_FL_PID,
- * is not for modules' ops).
+ * set_ftrace_pid and set_ftrace_notrace_pid are pid.c's, each tracer's:
+ * the callbacks test rbtr_fn_pid_ignored() (ftrace's own pid filter,
+ * FTRACE_OPS_FL_PID, is not for modules' ops).
  *
  * Recursion: every callback takes ftrace_test_recursion_trylock() (the ops
  * do not say FTRACE_OPS_FL_RECURSION, which asks ftrace for that
@@ -51,18 +54,18 @@ struct rbtr_fn_entry {
 	unsigned long		parent_ip;
 };
 
-static struct rbtr_trace *rbtr_fn_tr;
-/* current_tracer: serialises every change of it. */
+/*
+ * current_tracer of every tracer: serialises every change of one, and the
+ * list of the tracers' function state (rbtr_fn_trs).
+ */
 static DEFINE_MUTEX(rbtr_fn_mutex);
-static enum rbtr_tracer rbtr_fn_cur;
+static LIST_HEAD(rbtr_fn_trs);
+/* Set at unload (rbtr_function_exit()): no tracer starts after it. */
+static bool rbtr_fn_closed;
 static DEFINE_PER_CPU(unsigned long, rbtr_fn_recursion);
 
 static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs);
-
-struct ftrace_ops rbtr_fn_ops = {
-	.func	= rbtr_fn_call,
-};
 
 static void rbtr_fn_print(struct seq_buf *s, const struct rbtr_event_type *type,
 			  const void *rec, unsigned int len);
@@ -110,6 +113,8 @@ static struct rbtr_event_type rbtr_fn_type = {
 static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
+	struct rbtr_fn_tracer *ft = container_of(op, struct rbtr_fn_tracer, ops);
+	struct rbtr_trace *tr = ft->tr;
 	struct rbtr_fn_entry *e;
 	struct rbt_buffer *buffer;
 	unsigned int ctx;
@@ -122,7 +127,7 @@ static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 		return;
 	}
 	/*B*/
-	if (rbtr_fn_pid_ignored() || !rbtr_cpu_traced(rbtr_fn_tr, smp_processor_id()))
+	if (rbtr_fn_pid_ignored(tr) || !rbtr_cpu_traced(tr, smp_processor_id()))
 		goto out;
 	/*C*/
 	ctx = rbtr_trace_ctx();
@@ -130,7 +135,7 @@ static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 		ctx--;
 	/*D: the live buffer read under the trylock's preemption off (snapshot.c) */
 	rbtr_cmdline_save();
-	buffer = rbtr_live_buffer(rbtr_fn_tr);
+	buffer = rbtr_live_buffer(tr);
 	e = rbt_reserve(buffer, sizeof(*e));
 	if (!e)
 		goto out;
@@ -142,8 +147,8 @@ static void rbtr_fn_call(unsigned long ip, unsigned long parent_ip,
 	e->parent_ip = parent_ip;
 	rbt_unlock_commit(buffer);
 	/*E: options/func_stack_trace, as ftrace's function_stack_trace_call() */
-	if (READ_ONCE(rbtr_func_stack_on))
-		rbtr_stack_write_fn(buffer, ctx, ip + MCOUNT_INSN_SIZE);
+	if (READ_ONCE(ft->func_stack))
+		rbtr_stack_write_fn(buffer, ctx, ip + MCOUNT_INSN_SIZE, op);
 out:
 	ftrace_test_recursion_unlock(bit);
 }
@@ -192,29 +197,32 @@ static const char *const rbtr_tracer_names[] = {
 
 /**
  * rbtr_current_tracer - the tracer current_tracer names
+ * @tr: the tracer of the directory
  *
  * Return: it; read without the lock by the text output.
  */
-enum rbtr_tracer rbtr_current_tracer(void)
+enum rbtr_tracer rbtr_current_tracer(const struct rbtr_trace *tr)
 {
-	return READ_ONCE(rbtr_fn_cur);
+	return tr->fn ? READ_ONCE(tr->fn->cur) : RBTR_TRACER_NOP;
 }
 
 /**
  * rbtr_current_tracer_name - its name, for the trace file's header
+ * @tr: the tracer of the directory
  *
  * Return: the name.
  */
-const char *rbtr_current_tracer_name(void)
+const char *rbtr_current_tracer_name(const struct rbtr_trace *tr)
 {
-	return rbtr_tracer_names[rbtr_current_tracer()];
+	return rbtr_tracer_names[rbtr_current_tracer(tr)];
 }
 
-static void rbtr_tracer_stop_locked(void)
+/* Under rbtr_fn_mutex. */
+static void rbtr_tracer_stop_locked(struct rbtr_fn_tracer *ft)
 {
-	switch (rbtr_fn_cur) {
+	switch (ft->cur) {
 	case RBTR_TRACER_FUNCTION:
-		unregister_ftrace_function(&rbtr_fn_ops);
+		unregister_ftrace_function(&ft->ops);
 		break;
 	case RBTR_TRACER_GRAPH:
 		rbtr_graph_stop();
@@ -222,11 +230,25 @@ static void rbtr_tracer_stop_locked(void)
 	default:
 		break;
 	}
-	WRITE_ONCE(rbtr_fn_cur, RBTR_TRACER_NOP);
+	WRITE_ONCE(ft->cur, RBTR_TRACER_NOP);
 }
 
-static int rbtr_tracer_set(const char *name)
+/*
+ * Which tracers a tracer offers: ftrace's instances take the tracers
+ * with allow_instances (function; function_graph only from 6.9, whose
+ * fgraph has several users). rbtrace's function_graph is one fprobe,
+ * the top's.
+ */
+static bool rbtr_tracer_offered(const struct rbtr_trace *tr, enum rbtr_tracer t)
 {
+	if (t == RBTR_TRACER_GRAPH)
+		return rbtr_graph_supported() && tr == &rbtr_global_trace;
+	return true;
+}
+
+static int rbtr_tracer_set(struct rbtr_fn_tracer *ft, const char *name)
+{
+	struct rbtr_trace *tr = ft->tr;
 	enum rbtr_tracer t;
 	int ret = 0;
 
@@ -241,20 +263,29 @@ static int rbtr_tracer_set(const char *name)
 		pr_warn_ratelimited("rbtrace: function_graph needs fprobe (CONFIG_FPROBE), which this kernel lacks\n");
 		return -EOPNOTSUPP;
 	}
+	/* ftrace's tracing_set_tracer(): a tracer an instance cannot have. */
+	if (!rbtr_tracer_offered(tr, t)) {
+		pr_warn_ratelimited("rbtrace: current_tracer: %s is the top tracer's only\n", name);
+		return -EINVAL;
+	}
 	mutex_lock(&rbtr_fn_mutex);
-	if (t == rbtr_fn_cur)
+	if (rbtr_fn_closed) {
+		ret = -ENODEV;
 		goto out;
-	rbtr_tracer_stop_locked();
+	}
+	if (t == ft->cur)
+		goto out;
+	rbtr_tracer_stop_locked(ft);
 	/* As ftrace's tracer_init(): a new tracer starts on an empty buffer. */
-	mutex_lock(&rbtr_fn_tr->files_mutex);
-	rbtr_reset(rbtr_fn_tr, RBT_ALL_CPUS);
-	mutex_unlock(&rbtr_fn_tr->files_mutex);
+	mutex_lock(&tr->files_mutex);
+	rbtr_reset(tr, RBT_ALL_CPUS);
+	mutex_unlock(&tr->files_mutex);
 	if (t == RBTR_TRACER_FUNCTION)
-		ret = register_ftrace_function(&rbtr_fn_ops);
+		ret = register_ftrace_function(&ft->ops);
 	else if (t == RBTR_TRACER_GRAPH)
 		ret = rbtr_graph_start();
 	if (!ret)
-		WRITE_ONCE(rbtr_fn_cur, t);
+		WRITE_ONCE(ft->cur, t);
 	else
 		pr_warn_ratelimited("rbtrace: cannot start %s (%d)\n", name, ret);
 out:
@@ -266,7 +297,8 @@ static ssize_t rbtr_tracer_read(struct file *filp, char __user *ubuf, size_t cnt
 				loff_t *ppos)
 {
 	char buf[32];
-	int r = scnprintf(buf, sizeof(buf), "%s\n", rbtr_current_tracer_name());
+	struct rbtr_trace *tr = filp->private_data;
+	int r = scnprintf(buf, sizeof(buf), "%s\n", rbtr_current_tracer_name(tr));
 
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, r);
 }
@@ -274,6 +306,7 @@ static ssize_t rbtr_tracer_read(struct file *filp, char __user *ubuf, size_t cnt
 static ssize_t rbtr_tracer_write(struct file *filp, const char __user *ubuf, size_t cnt,
 				 loff_t *ppos)
 {
+	struct rbtr_trace *tr = filp->private_data;
 	char buf[32];
 	int ret;
 
@@ -282,7 +315,7 @@ static ssize_t rbtr_tracer_write(struct file *filp, const char __user *ubuf, siz
 	if (copy_from_user(buf, ubuf, cnt))
 		return -EFAULT;
 	buf[cnt] = '\0';
-	ret = rbtr_tracer_set(strim(buf));
+	ret = rbtr_tracer_set(tr->fn, strim(buf));
 	if (ret)
 		return ret;
 	*ppos += cnt;
@@ -290,22 +323,37 @@ static ssize_t rbtr_tracer_write(struct file *filp, const char __user *ubuf, siz
 }
 
 static const struct file_operations rbtr_tracer_fops = {
-	.owner	= THIS_MODULE,
-	.open	= rbtr_open_generic,
-	.read	= rbtr_tracer_read,
-	.write	= rbtr_tracer_write,
-	.llseek	= generic_file_llseek,
+	.owner		= THIS_MODULE,
+	.open		= rbtr_open_tr,
+	.read		= rbtr_tracer_read,
+	.write		= rbtr_tracer_write,
+	.llseek		= generic_file_llseek,
+	.release	= rbtr_release_tr,
 };
 
 /* As ftrace: the last registered first. */
 static int rbtr_avail_tracers_show(struct seq_file *m, void *v)
 {
-	if (rbtr_graph_supported())
+	if (rbtr_tracer_offered(rbtr_seq_data(m), RBTR_TRACER_GRAPH))
 		seq_puts(m, "function_graph ");
 	seq_puts(m, "function nop\n");
 	return 0;
 }
-RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_avail_tracers);
+
+static int rbtr_avail_tracers_open(struct inode *inode, struct file *file)
+{
+	struct rbtr_trace *tr = rbtr_file_trace(inode);
+
+	return rbtr_single_open_tr(file, tr, rbtr_avail_tracers_show, tr);
+}
+
+static const struct file_operations rbtr_avail_tracers_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbtr_avail_tracers_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= rbtr_single_release_tr,
+};
 
 /* ---- function_stats ----------------------------------------------------- */
 
@@ -324,26 +372,90 @@ static int rbtr_fn_stats_show(struct seq_file *m, void *v)
 RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_fn_stats);
 
 /**
- * rbtr_function_files - the tracers' files in the top directory
- * @tr: the tracer
+ * rbtr_function_files - the function tracers' files of a tracer
+ * @tr: the tracer (the top, or an instance being made)
+ *
+ * An instance has current_tracer, available_tracers, set_ftrace_filter,
+ * set_ftrace_notrace, set_ftrace_pid, set_ftrace_notrace_pid and
+ * options/function-fork (and func_stack_trace) of its own, as ftrace's;
+ * the graph's and the stack tracer's files, and function_stats, are the
+ * top's.
  */
 void rbtr_function_files(struct rbtr_trace *tr)
 {
-	struct dentry *top = tr->dir;
+	struct dentry *dir = tr->dir;
 
-	debugfs_create_file("current_tracer", 0600, top, tr, &rbtr_tracer_fops);
-	debugfs_create_file("available_tracers", 0400, top, tr, &rbtr_avail_tracers_fops);
-	rbtr_fn_filter_files(top);
+	debugfs_create_file("current_tracer", 0600, dir, tr, &rbtr_tracer_fops);
+	debugfs_create_file("available_tracers", 0400, dir, tr, &rbtr_avail_tracers_fops);
+	rbtr_fn_filter_files(tr);
 	rbtr_pid_fn_files(tr);
-	debugfs_create_file("function_stats", 0400, top, NULL, &rbtr_fn_stats_fops);
-	rbtr_graph_files(top);
+	if (tr != &rbtr_global_trace)
+		return;
+	debugfs_create_file("function_stats", 0400, dir, NULL, &rbtr_fn_stats_fops);
+	rbtr_graph_files(dir);
 	rbtr_graph_option_files(tr);
-	rbtr_stack_tracer_files(top);
+	rbtr_stack_tracer_files(dir);
+}
+
+/**
+ * rbtr_fn_tr_init - a tracer's function state: nop, nothing selected
+ * @tr: the tracer, being made (rbtr_trace_init())
+ *
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int rbtr_fn_tr_init(struct rbtr_trace *tr)
+{
+	struct rbtr_fn_tracer *ft = kzalloc(sizeof(*ft), GFP_KERNEL);
+	int k, ret;
+
+	if (!ft)
+		return -ENOMEM;
+	ft->tr = tr;
+	ft->ops.func = rbtr_fn_call;
+	for (k = 0; k < RBTR_FN_NR_KINDS; k++)
+		ft->files[k] = (struct rbtr_fn_file_id){ .ft = ft, .kind = k };
+	/* Give the ops their hashes: the filter files program them. */
+	ret = ftrace_set_filter(&ft->ops, NULL, 0, 1);
+	if (!ret)
+		ret = ftrace_set_notrace(&ft->ops, NULL, 0, 1);
+	if (ret) {
+		ftrace_free_filter(&ft->ops);
+		kfree(ft);
+		return ret;
+	}
+	mutex_lock(&rbtr_fn_mutex);
+	list_add_tail(&ft->list, &rbtr_fn_trs);
+	mutex_unlock(&rbtr_fn_mutex);
+	tr->fn = ft;
+	return 0;
+}
+
+/**
+ * rbtr_fn_tr_exit - undo rbtr_fn_tr_init(): its tracer stopped, freed
+ * @tr: the tracer (rbtr_trace_exit()), no file of it open
+ *
+ * unregister_ftrace_function() waits for the callbacks in flight: none
+ * reads @tr or writes its buffer after this.
+ */
+void rbtr_fn_tr_exit(struct rbtr_trace *tr)
+{
+	struct rbtr_fn_tracer *ft = tr->fn;
+
+	if (!ft)
+		return;
+	mutex_lock(&rbtr_fn_mutex);
+	rbtr_tracer_stop_locked(ft);
+	list_del(&ft->list);
+	mutex_unlock(&rbtr_fn_mutex);
+	tr->fn = NULL;
+	ftrace_free_filter(&ft->ops);
+	rbtr_fn_filter_free(ft);
+	kfree(ft);
 }
 
 /**
  * rbtr_function_init - register the tracers' records; nothing traced yet
- * @tr: the tracer they write into
+ * @tr: the top tracer, its function state made (rbtr_trace_init())
  *
  * Return: 0 or a negative errno; nothing is left behind on failure.
  */
@@ -351,47 +463,43 @@ int rbtr_function_init(struct rbtr_trace *tr)
 {
 	int ret;
 
-	rbtr_fn_tr = tr;
-	/* Give the ops their hashes: the filter files program them. */
-	ret = ftrace_set_filter(&rbtr_fn_ops, NULL, 0, 1);
-	if (!ret)
-		ret = ftrace_set_notrace(&rbtr_fn_ops, NULL, 0, 1);
-	if (ret)
-		return ret;
+	mutex_lock(&rbtr_fn_mutex);
+	rbtr_fn_closed = false;
+	mutex_unlock(&rbtr_fn_mutex);
 	ret = rbtr_event_register(&rbtr_fn_type);
 	if (ret)
-		goto fail_ops;
+		return ret;
 	ret = rbtr_graph_init(tr);
-	if (ret)
-		goto fail_type;
+	if (ret) {
+		rbtr_event_unregister(&rbtr_fn_type);
+		return ret;
+	}
 	rbtr_fn_cmd_init(tr);
 	return 0;
-
-fail_type:
-	rbtr_event_unregister(&rbtr_fn_type);
-fail_ops:
-	ftrace_free_filter(&rbtr_fn_ops);
-	return ret;
 }
 
 /**
- * rbtr_function_exit - stop the tracer in use; free the filters
+ * rbtr_function_exit - stop every tracer's function tracer
  *
  * unregister_ftrace_function() and unregister_fprobe() wait for the
  * callbacks in flight, so none runs in the module's text after this.
+ * The instances' function state is freed with them (rbtr_fn_tr_exit()),
+ * later in the unload: no current_tracer starts one again in between.
  */
 void rbtr_function_exit(void)
 {
+	struct rbtr_fn_tracer *ft;
+
 	/* The pid filters first: their conditions are on events still registered. */
 	rbtr_pid_exit();
 	/* The commands hold events in soft mode: released while they exist. */
 	rbtr_fn_cmd_exit();
 	mutex_lock(&rbtr_fn_mutex);
-	rbtr_tracer_stop_locked();
+	rbtr_fn_closed = true;
+	list_for_each_entry(ft, &rbtr_fn_trs, list)
+		rbtr_tracer_stop_locked(ft);
 	mutex_unlock(&rbtr_fn_mutex);
 	rbtr_graph_exit();
 	rbtr_stack_tracer_exit();
 	rbtr_event_unregister(&rbtr_fn_type);
-	ftrace_free_filter(&rbtr_fn_ops);
-	rbtr_fn_filter_exit();
 }

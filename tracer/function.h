@@ -8,6 +8,7 @@
 #define _RBTR_FUNCTION_H
 
 #include <linux/ftrace.h>
+#include <linux/list.h>
 #include <linux/types.h>
 
 struct dentry;
@@ -27,15 +28,6 @@ enum rbtr_tracer {
 	RBTR_TRACER_GRAPH,
 };
 
-/* function.c */
-int rbtr_function_init(struct rbtr_trace *tr);
-void rbtr_function_exit(void);
-void rbtr_function_files(struct rbtr_trace *tr);
-enum rbtr_tracer rbtr_current_tracer(void);
-const char *rbtr_current_tracer_name(void);
-void rbtr_fn_print_sym(struct seq_buf *s, unsigned long ip);
-extern struct ftrace_ops rbtr_fn_ops;
-
 /* function_filter.c: the filter files, and what they select */
 enum rbtr_fn_kind {
 	RBTR_FN_FILTER,		/* set_ftrace_filter */
@@ -45,10 +37,6 @@ enum rbtr_fn_kind {
 	RBTR_FN_GRAPH_NOTRACE,	/* set_graph_notrace */
 	RBTR_FN_NR_KINDS,
 };
-
-void rbtr_fn_filter_files(struct dentry *top);
-void rbtr_fn_filter_exit(void);
-int rbtr_fn_sel_ips(enum rbtr_fn_kind kind, unsigned long **ips, unsigned int *nr);
 
 /**
  * struct rbtr_fsel_ent - one function of the kernel's list
@@ -76,6 +64,55 @@ struct rbtr_fsel {
 
 int rbtr_fn_match(char *glob, struct rbtr_fsel *found);
 void rbtr_fsel_free(struct rbtr_fsel *s);
+
+struct rbtr_fn_tracer;
+
+/* What a filter file of a tracer keeps in i_private: @kind of @ft. */
+struct rbtr_fn_file_id {
+	struct rbtr_fn_tracer	*ft;
+	enum rbtr_fn_kind	kind;
+};
+
+/**
+ * struct rbtr_fn_tracer - one tracer's function tracer (the top's and each
+ * instance's), as ftrace keeps it per trace_array
+ * @ops: the function tracer's ftrace_ops, registered while current_tracer
+ *       is "function"; its filter and notrace hashes are set_ftrace_filter's
+ *       and set_ftrace_notrace's. Its callback finds @tr from it.
+ * @tr: the tracer it writes into
+ * @cur: what current_tracer names; changed under function.c's mutex,
+ *       read with READ_ONCE() by the text output
+ * @func_stack: options/func_stack_trace, READ_ONCE() by the callback
+ * @sel: the selections of the filter files (function_filter.c), under
+ *       its mutex; the stack tracer's and the graph's are the top's only
+ * @files: what each filter file keeps in i_private
+ * @list: on function.c's list of every tracer's, for the unload
+ */
+struct rbtr_fn_tracer {
+	struct ftrace_ops	ops;
+	struct rbtr_trace	*tr;
+	enum rbtr_tracer	cur;
+	bool			func_stack;
+	struct rbtr_fsel	sel[RBTR_FN_NR_KINDS];
+	struct rbtr_fn_file_id	files[RBTR_FN_NR_KINDS];
+	struct list_head	list;
+};
+
+/* function.c */
+int rbtr_function_init(struct rbtr_trace *tr);
+void rbtr_function_exit(void);
+void rbtr_function_files(struct rbtr_trace *tr);
+int rbtr_fn_tr_init(struct rbtr_trace *tr);
+void rbtr_fn_tr_exit(struct rbtr_trace *tr);
+enum rbtr_tracer rbtr_current_tracer(const struct rbtr_trace *tr);
+const char *rbtr_current_tracer_name(const struct rbtr_trace *tr);
+void rbtr_fn_print_sym(struct seq_buf *s, unsigned long ip);
+
+/* function_filter.c */
+void rbtr_fn_filter_files(struct rbtr_trace *tr);
+void rbtr_fn_filter_free(struct rbtr_fn_tracer *ft);
+int rbtr_fn_sel_ips(struct rbtr_fn_tracer *ft, enum rbtr_fn_kind kind,
+		    unsigned long **ips, unsigned int *nr);
 
 /* function_cmd.c: the commands of set_ftrace_filter ("FUNC:traceoff", ...) */
 struct rbtr_event_file;
@@ -113,12 +150,13 @@ struct rbtr_graph_text;
 struct rbtr_graph_text *rbtr_graph_text_alloc(void);
 void rbtr_graph_text_free(struct rbtr_graph_text *gt);
 void rbtr_graph_text_reset(struct rbtr_graph_text *gt);
-bool rbtr_graph_leaf_wanted(const void *rec, unsigned int len);
+bool rbtr_graph_leaf_wanted(const struct rbtr_trace *tr, const void *rec, unsigned int len);
 bool rbtr_graph_is_leaf(const void *rec, unsigned int len, const void *next,
 			unsigned int next_len);
-bool rbtr_graph_print(struct rbtr_graph_text *gt, struct seq_buf *s, const void *rec,
+bool rbtr_graph_print(const struct rbtr_trace *tr, struct rbtr_graph_text *gt,
+		      struct seq_buf *s, const void *rec,
 		      unsigned int len, const void *leaf, int cpu, u64 ts);
-bool rbtr_graph_print_header(struct seq_file *m);
+bool rbtr_graph_print_header(struct seq_file *m, const struct rbtr_trace *tr);
 void rbtr_graph_option_files(struct rbtr_trace *tr);
 void rbtr_graph_options_show(struct seq_file *m);
 int rbtr_graph_option_set(const char *name, bool on);

@@ -3,7 +3,9 @@
  * rbtrace's function filter files: available_filter_functions,
  * set_ftrace_filter, set_ftrace_notrace, set_graph_function and the stack
  * tracer's stack_trace_filter (programming rbtr_stack_ops as
- * set_ftrace_filter programs rbtr_fn_ops).
+ * set_ftrace_filter programs its tracer's function ops). Every tracer
+ * (the top and each instance) has set_ftrace_filter and
+ * set_ftrace_notrace of its own, as ftrace's; the rest are the top's.
  *
  * available_filter_functions (and available_filter_functions_addrs where
  * the kernel has it, 6.5 on) is the kernel's own tracefs file, opened
@@ -23,7 +25,7 @@
  * the order of ftrace's own read back (its record order), and read back
  * as ftrace prints them. A word that matches nothing is -EINVAL, the
  * selection unchanged. set_ftrace_filter and set_ftrace_notrace then
- * program rbtr_fn_ops with the same word through ftrace_set_filter() and
+ * program the tracer's ops with the same word through ftrace_set_filter() and
  * ftrace_set_notrace(), which match it with the same rules against the
  * same records (ftrace has no notrace interface by address, so both go
  * by the word); set_graph_function only keeps the list, for fprobe
@@ -65,13 +67,13 @@
 
 /* One open of a filter file for writing. */
 struct rbtr_fn_file {
+	struct rbtr_fn_tracer	*ft;
 	enum rbtr_fn_kind	kind;
 	bool			trunc;	/* ">": empty it before the first word */
 };
 
-/* Serialises every change and read of the selections. */
+/* Serialises every change and read of every tracer's selections. */
 static DEFINE_MUTEX(rbtr_fsel_mutex);
-static struct rbtr_fsel rbtr_fsels[RBTR_FN_NR_KINDS];
 
 /* ---- selections ---------------------------------------------------------- */
 
@@ -130,15 +132,16 @@ static bool rbtr_fsel_any(const struct rbtr_fsel *a, const struct rbtr_fsel *b)
 	return false;
 }
 
-/* Program rbtr_fn_ops as the selection: @word, or NULL to empty it. */
-static int rbtr_fn_program(enum rbtr_fn_kind kind, char *word, bool reset)
+/* Program @ft's ops as the selection: @word, or NULL to empty it. */
+static int rbtr_fn_program(struct rbtr_fn_tracer *ft, enum rbtr_fn_kind kind, char *word,
+			   bool reset)
 {
 	int len = word ? strlen(word) : 0;
 
 	if (kind == RBTR_FN_NOTRACE)
-		return ftrace_set_notrace(&rbtr_fn_ops, word, len, reset);
+		return ftrace_set_notrace(&ft->ops, word, len, reset);
 	if (kind == RBTR_FN_FILTER)
-		return ftrace_set_filter(&rbtr_fn_ops, word, len, reset);
+		return ftrace_set_filter(&ft->ops, word, len, reset);
 	if (kind == RBTR_FN_STACK)
 		return ftrace_set_filter(&rbtr_stack_ops, word, len, reset);
 	return 0;
@@ -162,15 +165,16 @@ static bool rbtr_fsel_has(const struct rbtr_fsel *s, unsigned int idx)
 }
 
 /*
- * Program rbtr_fn_ops with what "FUNC:mod:MODULE" matched (@r; in @s
+ * Program @ft's ops with what "FUNC:mod:MODULE" matched (@r; in @s
  * already, what a "!" can take out). ftrace_set_filter() does not take
  * ftrace's mod command: set_ftrace_filter goes by the addresses where
  * the kernel lists them (6.5 on), else, as set_ftrace_notrace always
  * (ftrace exports no notrace by address), by each function's name,
  * which also takes a function of that name in another module.
  */
-static int rbtr_fn_program_found(enum rbtr_fn_kind kind, const struct rbtr_resolve *r,
-				 const struct rbtr_fsel *s, bool reset)
+static int rbtr_fn_program_found(struct rbtr_fn_tracer *ft, enum rbtr_fn_kind kind,
+				 const struct rbtr_resolve *r, const struct rbtr_fsel *s,
+				 bool reset)
 {
 	const struct rbtr_fsel *f = &r->found;
 	char name[KSYM_NAME_LEN + 2];
@@ -183,20 +187,20 @@ static int rbtr_fn_program_found(enum rbtr_fn_kind kind, const struct rbtr_resol
 		if (!ips)
 			return -ENOMEM;
 		if (reset)
-			ret = ftrace_set_filter(&rbtr_fn_ops, NULL, 0, 1);
+			ret = ftrace_set_filter(&ft->ops, NULL, 0, 1);
 		/* A removal names only what is there: ftrace's is -ENOENT else. */
 		for (i = 0; i < f->nr; i++)
 			if (!r->g.not || (!reset && rbtr_fsel_has(s, f->ent[i].idx)))
 				ips[n++] = f->ent[i].ip;
 		if (!ret && n)
-			ret = ftrace_set_filter_ips(&rbtr_fn_ops, ips, n, r->g.not, 0);
+			ret = ftrace_set_filter_ips(&ft->ops, ips, n, r->g.not, 0);
 		kvfree(ips);
 		return ret;
 	}
 	for (i = 0; !ret && i < f->nr; i++) {
 		snprintf(name, sizeof(name), "%s%.*s", r->g.not ? "!" : "",
 			 (int)strcspn(f->ent[i].name, " "), f->ent[i].name);
-		ret = rbtr_fn_program(kind, name, reset && !i);
+		ret = rbtr_fn_program(ft, kind, name, reset && !i);
 	}
 	return ret;
 }
@@ -218,9 +222,10 @@ static bool rbtr_fn_word_mod(char *copy, char **func, char **module)
 }
 
 /* One word, or NULL to empty the selection. Under rbtr_fsel_mutex. */
-static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
+static int rbtr_fn_apply(struct rbtr_fn_tracer *ft, enum rbtr_fn_kind kind, char *word,
+			 bool reset)
 {
-	struct rbtr_fsel *s = &rbtr_fsels[kind];
+	struct rbtr_fsel *s = &ft->sel[kind];
 	struct rbtr_fsel_ent *ent = NULL;
 	char *copy, *func, *module;
 	struct rbtr_resolve r = {};
@@ -228,7 +233,7 @@ static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 	int ret;
 
 	if (!word) {
-		ret = rbtr_fn_program(kind, NULL, true);
+		ret = rbtr_fn_program(ft, kind, NULL, true);
 		if (!ret)
 			rbtr_fsel_free(s);
 		return ret;
@@ -249,9 +254,15 @@ static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 			return -ENODEV;
 		if (kind != RBTR_FN_FILTER)
 			return -EINVAL;
+		/* ftrace has them in instances too: rbtrace's are the top's. */
+		if (ft->tr != &rbtr_global_trace && rbtr_fn_cmd_known(word)) {
+			pr_warn_ratelimited("rbtrace: function commands are the top tracer's only: '%.64s'\n",
+					    word);
+			return -EINVAL;
+		}
 		ret = rbtr_fn_cmd_write(word);
 		if (!ret && reset)
-			ret = rbtr_fn_apply(kind, NULL, true);
+			ret = rbtr_fn_apply(ft, kind, NULL, true);
 		return ret;
 	}
 	/*
@@ -291,8 +302,8 @@ static int rbtr_fn_apply(enum rbtr_fn_kind kind, char *word, bool reset)
 			ret = -ENOMEM;
 	}
 	if (!ret)
-		ret = mod ? rbtr_fn_program_found(kind, &r, s, reset) :
-			    rbtr_fn_program(kind, word, reset);
+		ret = mod ? rbtr_fn_program_found(ft, kind, &r, s, reset) :
+			    rbtr_fn_program(ft, kind, word, reset);
 	if (!ret) {
 		if (reset)
 			rbtr_fsel_free(s);
@@ -314,6 +325,7 @@ static int rbtr_ip_cmp(const void *a, const void *b)
 
 /**
  * rbtr_fn_sel_ips - the addresses of the functions a filter file selects
+ * @ft: the function state of the file's tracer
  * @kind: which file
  * @ips: set to a kvmalloc()ed array in increasing address (NULL when
  *       empty), for kvfree()
@@ -322,9 +334,10 @@ static int rbtr_ip_cmp(const void *a, const void *b)
  * Return: 0, -ENOMEM, or -EOPNOTSUPP if the kernel does not say the
  * addresses (no available_filter_functions_addrs: before 6.5).
  */
-int rbtr_fn_sel_ips(enum rbtr_fn_kind kind, unsigned long **ips, unsigned int *nr)
+int rbtr_fn_sel_ips(struct rbtr_fn_tracer *ft, enum rbtr_fn_kind kind,
+		    unsigned long **ips, unsigned int *nr)
 {
-	struct rbtr_fsel *s = &rbtr_fsels[kind];
+	struct rbtr_fsel *s = &ft->sel[kind];
 	unsigned long *a = NULL;
 	unsigned int i;
 	int ret = 0;
@@ -365,16 +378,23 @@ int rbtr_fn_sel_ips(enum rbtr_fn_kind kind, unsigned long **ips, unsigned int *n
 /* set_ftrace_filter's commands follow its functions (or its banner). */
 static char rbtr_fsel_cmd_token;
 
+/* The commands are the top's set_ftrace_filter's. */
+static bool rbtr_fsel_has_cmds(const struct rbtr_fn_file_id *id)
+{
+	return id->kind == RBTR_FN_FILTER && id->ft->tr == &rbtr_global_trace;
+}
+
 static void *rbtr_fsel_at(struct seq_file *m, loff_t pos)
 {
-	struct rbtr_fsel *s = &rbtr_fsels[(long)m->private];
+	const struct rbtr_fn_file_id *id = m->private;
+	struct rbtr_fsel *s = &id->ft->sel[id->kind];
 	loff_t base = s->nr ?: 1;
 
 	if (pos < s->nr)
 		return &s->ent[pos];
 	if (!s->nr && !pos)
 		return SEQ_START_TOKEN;
-	if ((long)m->private == RBTR_FN_FILTER && pos - base < rbtr_fn_cmd_count())
+	if (rbtr_fsel_has_cmds(id) && pos - base < rbtr_fn_cmd_count())
 		return &rbtr_fsel_cmd_token;
 	return NULL;
 }
@@ -397,8 +417,9 @@ static void rbtr_fsel_stop(struct seq_file *m, void *v)
 
 static int rbtr_fsel_show(struct seq_file *m, void *v)
 {
+	const struct rbtr_fn_file_id *id = m->private;
 	const struct rbtr_fsel_ent *e = v;
-	unsigned int nr = rbtr_fsels[(long)m->private].nr;
+	unsigned int nr = id->ft->sel[id->kind].nr;
 
 	if (v == &rbtr_fsel_cmd_token) {
 		/* A command gone since start() (its event removed) prints nothing. */
@@ -406,8 +427,7 @@ static int rbtr_fsel_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, (long)m->private == RBTR_FN_NOTRACE ||
-			 (long)m->private == RBTR_FN_GRAPH_NOTRACE ?
+		seq_puts(m, id->kind == RBTR_FN_NOTRACE || id->kind == RBTR_FN_GRAPH_NOTRACE ?
 			 "#### no functions disabled ####\n" :
 			 "#### all functions enabled ####\n");
 		return 0;
@@ -423,28 +443,40 @@ static const struct seq_operations rbtr_fsel_seq_ops = {
 	.show	= rbtr_fsel_show,
 };
 
+/*
+ * i_private is a struct rbtr_fn_file_id of the tracer's function state,
+ * which lives as long as the file (freed after the instance's tree is
+ * removed, which waits for the opens in flight): the open holds the
+ * tracer (rmdir -EBUSY) until the release.
+ */
 static int rbtr_fn_filter_open(struct inode *inode, struct file *file)
 {
-	enum rbtr_fn_kind kind = (long)inode->i_private;
+	struct rbtr_fn_file_id *id = inode->i_private;
 	struct rbtr_fn_file *f;
-	int ret = rbtr_check_open();
+	int ret = rbtr_check_open_tr(id->ft->tr);
 
 	if (ret)
 		return ret;
 	if (!(file->f_mode & FMODE_WRITE)) {
 		ret = seq_open(file, &rbtr_fsel_seq_ops);
 		if (!ret)
-			((struct seq_file *)file->private_data)->private = inode->i_private;
-		return ret;
+			((struct seq_file *)file->private_data)->private = id;
+		goto out;
 	}
 	/* Writers do not read: ftrace's write-only open shows nothing either. */
+	ret = -ENOMEM;
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
-		return -ENOMEM;
-	f->kind = kind;
+		goto out;
+	f->ft = id->ft;
+	f->kind = id->kind;
 	f->trunc = file->f_flags & O_TRUNC;
 	file->private_data = f;
-	return nonseekable_open(inode, file);
+	ret = nonseekable_open(inode, file);
+out:
+	if (ret)
+		rbtr_trace_put(id->ft->tr);
+	return ret;
 }
 
 /*
@@ -481,7 +513,7 @@ static ssize_t rbtr_fn_filter_write(struct file *file, const char __user *ubuf,
 			len = word - buf;
 			break;
 		}
-		ret = rbtr_fn_apply(f->kind, word, f->trunc);
+		ret = rbtr_fn_apply(f->ft, f->kind, word, f->trunc);
 		if (ret == -EINTR && done) {
 			ret = 0;
 			len = word - buf;
@@ -503,17 +535,22 @@ static ssize_t rbtr_fn_filter_write(struct file *file, const char __user *ubuf,
 
 static int rbtr_fn_filter_release(struct inode *inode, struct file *file)
 {
+	struct rbtr_fn_file_id *id = inode->i_private;
 	struct rbtr_fn_file *f;
 
-	if (!(file->f_mode & FMODE_WRITE))
-		return seq_release(inode, file);
+	if (!(file->f_mode & FMODE_WRITE)) {
+		seq_release(inode, file);
+		goto out;
+	}
 	f = file->private_data;
 	if (f->trunc) {
 		mutex_lock(&rbtr_fsel_mutex);
-		rbtr_fn_apply(f->kind, NULL, true);
+		rbtr_fn_apply(f->ft, f->kind, NULL, true);
 		mutex_unlock(&rbtr_fsel_mutex);
 	}
 	kfree(f);
+out:
+	rbtr_trace_put(id->ft->tr);
 	return 0;
 }
 
@@ -616,43 +653,48 @@ static bool rbtr_kfile_exists(const char *path)
 	return true;
 }
 
+static void rbtr_fn_filter_file(struct rbtr_trace *tr, const char *name,
+				enum rbtr_fn_kind kind)
+{
+	debugfs_create_file(name, 0600, tr->dir, &tr->fn->files[kind], &rbtr_fn_filter_fops);
+}
+
 /**
- * rbtr_fn_filter_files - the filter files in the top directory
- * @top: the top directory
+ * rbtr_fn_filter_files - the filter files of a tracer
+ * @tr: the tracer, its function state made: the top has them all, an
+ *      instance set_ftrace_filter and set_ftrace_notrace (its function
+ *      tracer's; function_graph and the stack tracer are the top's)
  */
-void rbtr_fn_filter_files(struct dentry *top)
+void rbtr_fn_filter_files(struct rbtr_trace *tr)
 {
 	static const char *const kfiles[] = { RBTR_AFF, RBTR_AFF_ADDRS };
 	unsigned int i;
 
+	rbtr_fn_filter_file(tr, "set_ftrace_filter", RBTR_FN_FILTER);
+	rbtr_fn_filter_file(tr, "set_ftrace_notrace", RBTR_FN_NOTRACE);
+	if (tr != &rbtr_global_trace)
+		return;
 	for (i = 0; i < ARRAY_SIZE(kfiles); i++)
 		if (rbtr_kfile_exists(kfiles[i]))
-			debugfs_create_file(kfiles[i], 0400, top, (void *)kfiles[i],
+			debugfs_create_file(kfiles[i], 0400, tr->dir, (void *)kfiles[i],
 					    &rbtr_kfile_fops);
-	debugfs_create_file("set_ftrace_filter", 0600, top, (void *)RBTR_FN_FILTER,
-			    &rbtr_fn_filter_fops);
-	debugfs_create_file("set_ftrace_notrace", 0600, top, (void *)RBTR_FN_NOTRACE,
-			    &rbtr_fn_filter_fops);
 	if (rbtr_graph_supported()) {
-		debugfs_create_file("set_graph_function", 0600, top, (void *)RBTR_FN_GRAPH,
-				    &rbtr_fn_filter_fops);
-		debugfs_create_file("set_graph_notrace", 0600, top, (void *)RBTR_FN_GRAPH_NOTRACE,
-				    &rbtr_fn_filter_fops);
+		rbtr_fn_filter_file(tr, "set_graph_function", RBTR_FN_GRAPH);
+		rbtr_fn_filter_file(tr, "set_graph_notrace", RBTR_FN_GRAPH_NOTRACE);
 	}
-	debugfs_create_file("stack_trace_filter", 0600, top, (void *)RBTR_FN_STACK,
-			    &rbtr_fn_filter_fops);
+	rbtr_fn_filter_file(tr, "stack_trace_filter", RBTR_FN_STACK);
 }
 
 /**
- * rbtr_fn_filter_exit - free the selections
- *
- * At unload, no tracer running: no file is open (each holds the module)
- * and the graph tracer reads no selection any more.
+ * rbtr_fn_filter_free - free a tracer's selections
+ * @ft: its function state (rbtr_fn_tr_exit()): its tracer stopped, no
+ *      file of it open (each holds the tracer), and for the top's, the
+ *      graph tracer and the stack tracer stopped (the unload)
  */
-void rbtr_fn_filter_exit(void)
+void rbtr_fn_filter_free(struct rbtr_fn_tracer *ft)
 {
 	unsigned int k;
 
 	for (k = 0; k < RBTR_FN_NR_KINDS; k++)
-		rbtr_fsel_free(&rbtr_fsels[k]);
+		rbtr_fsel_free(&ft->sel[k]);
 }

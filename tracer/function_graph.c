@@ -393,7 +393,7 @@ static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long r
 	 * function is set_graph_function's, as ftrace's (its TRACE_IRQ_BIT:
 	 * a set_graph_function called by an interrupt is traced).
 	 */
-	if (rbtr_fn_pid_ignored() || rbtr_graph_nt_ip(ip) ||
+	if (rbtr_fn_pid_ignored(rbtr_graph_tr) || rbtr_graph_nt_ip(ip) ||
 	    (in_hardirq() && !rbtr_graph_by_gf && rbtr_graph_skip_irqs()))
 		return 1;
 	max = READ_ONCE(rbtr_graph_max_depth);
@@ -479,13 +479,13 @@ static int rbtr_graph_ips(unsigned long **ips, unsigned int *nr, const unsigned 
 	unsigned int n, nn, asked;
 	int ret;
 
-	ret = rbtr_fn_sel_ips(RBTR_FN_GRAPH, &sel, &n);
+	ret = rbtr_fn_sel_ips(rbtr_graph_tr->fn, RBTR_FN_GRAPH, &sel, &n);
 	rbtr_graph_by_gf = !ret && n;
 	if (!ret && !n)
-		ret = rbtr_fn_sel_ips(RBTR_FN_FILTER, &sel, &n);
+		ret = rbtr_fn_sel_ips(rbtr_graph_tr->fn, RBTR_FN_FILTER, &sel, &n);
 	if (ret)
 		return ret;
-	ret = rbtr_fn_sel_ips(RBTR_FN_NOTRACE, &no, &nn);
+	ret = rbtr_fn_sel_ips(rbtr_graph_tr->fn, RBTR_FN_NOTRACE, &no, &nn);
 	if (ret) {
 		kvfree(sel);
 		return ret;
@@ -508,7 +508,8 @@ static int rbtr_graph_nt_start(void)
 {
 	int ret;
 
-	ret = rbtr_fn_sel_ips(RBTR_FN_GRAPH_NOTRACE, &rbtr_graph_nt_ips, &rbtr_graph_nt_nr);
+	ret = rbtr_fn_sel_ips(rbtr_graph_tr->fn, RBTR_FN_GRAPH_NOTRACE, &rbtr_graph_nt_ips,
+			      &rbtr_graph_nt_nr);
 	if (ret || !rbtr_graph_nt_nr)
 		return ret;
 	memset(&rbtr_graph_nt_fprobe.ops, 0, sizeof(rbtr_graph_nt_fprobe.ops));

@@ -163,6 +163,7 @@ void rbtr_graph_text_free(struct rbtr_graph_text *gt)
 
 /**
  * rbtr_graph_leaf_wanted - should the reader look at the next record?
+ * @tr: the tracer whose buffer it reads
  * @rec: the record about to be printed
  * @len: its size
  *
@@ -170,11 +171,11 @@ void rbtr_graph_text_free(struct rbtr_graph_text *gt)
  * entry: the next record on its CPU may be its return
  * (rbtr_graph_is_leaf()).
  */
-bool rbtr_graph_leaf_wanted(const void *rec, unsigned int len)
+bool rbtr_graph_leaf_wanted(const struct rbtr_trace *tr, const void *rec, unsigned int len)
 {
 	const struct rbtr_entry *ent = rec;
 
-	return rbtr_current_tracer() == RBTR_TRACER_GRAPH &&
+	return rbtr_current_tracer(tr) == RBTR_TRACER_GRAPH &&
 	       len >= sizeof(struct rbtr_graph_ent_entry) &&
 	       ent->type == RBTR_TRACE_GRAPH_ENT_ID;
 }
@@ -440,6 +441,7 @@ static void rbtr_graph_print_comment(struct rbtr_graph_cpu_text *c, struct seq_b
 
 /**
  * rbtr_graph_print - a record as ftrace's function_graph shows it
+ * @tr: the tracer whose buffer it comes from
  * @gt: the reader's state
  * @s: where to print, whole lines
  * @rec: the record
@@ -453,14 +455,15 @@ static void rbtr_graph_print_comment(struct rbtr_graph_cpu_text *c, struct seq_b
  * Return: false if function_graph is not current or @rec gets the
  * ordinary line (a function entry, a stack trace): nothing printed.
  */
-bool rbtr_graph_print(struct rbtr_graph_text *gt, struct seq_buf *s, const void *rec,
+bool rbtr_graph_print(const struct rbtr_trace *tr, struct rbtr_graph_text *gt,
+		      struct seq_buf *s, const void *rec,
 		      unsigned int len, const void *leaf, int cpu, u64 ts)
 {
 	unsigned long f = READ_ONCE(rbtr_graph_opts);
 	const struct rbtr_entry *ent = rec;
 	struct rbtr_graph_cpu_text *c;
 
-	if (rbtr_current_tracer() != RBTR_TRACER_GRAPH || !gt || len < sizeof(*ent) ||
+	if (rbtr_current_tracer(tr) != RBTR_TRACER_GRAPH || !gt || len < sizeof(*ent) ||
 	    cpu < 0 || cpu >= gt->nr_cpus)
 		return false;
 	c = &gt->cpu[cpu];
@@ -487,14 +490,15 @@ bool rbtr_graph_print(struct rbtr_graph_text *gt, struct seq_buf *s, const void 
 /**
  * rbtr_graph_print_header - the trace file's header under function_graph
  * @m: the trace file
+ * @tr: its tracer
  *
  * Return: true if function_graph is current (the header was printed).
  */
-bool rbtr_graph_print_header(struct seq_file *m)
+bool rbtr_graph_print_header(struct seq_file *m, const struct rbtr_trace *tr)
 {
 	unsigned long f = READ_ONCE(rbtr_graph_opts);
 
-	if (rbtr_current_tracer() != RBTR_TRACER_GRAPH)
+	if (rbtr_current_tracer(tr) != RBTR_TRACER_GRAPH)
 		return false;
 	seq_puts(m, "# tracer: function_graph\n#\n");
 	/* ftrace's __print_graph_headers_flags(): a column per option. */
@@ -585,7 +589,7 @@ void rbtr_graph_options_show(struct seq_file *m)
 	unsigned long f = READ_ONCE(rbtr_graph_opts);
 	unsigned int o;
 
-	if (rbtr_current_tracer() != RBTR_TRACER_GRAPH)
+	if (rbtr_current_tracer(&rbtr_global_trace) != RBTR_TRACER_GRAPH)
 		return;
 	for (o = 0; o < RBTR_GRAPH_NR_OPTS; o++)
 		if (rbtr_graph_opt_offered(o))
@@ -606,7 +610,7 @@ int rbtr_graph_option_set(const char *name, bool on)
 {
 	unsigned int o;
 
-	if (rbtr_current_tracer() != RBTR_TRACER_GRAPH)
+	if (rbtr_current_tracer(&rbtr_global_trace) != RBTR_TRACER_GRAPH)
 		return -ENOENT;
 	for (o = 0; o < RBTR_GRAPH_NR_OPTS; o++) {
 		if (rbtr_graph_opt_offered(o) && !strcmp(name, rbtr_graph_opt_names[o])) {

@@ -35,6 +35,7 @@
 #include <linux/string.h>
 #include <rbtrace/rbtrace.h>
 #include "event.h"
+#include "function.h"
 #include "pid.h"
 #include "kevents_syscalls.h"
 #include "trace.h"
@@ -121,6 +122,12 @@ int rbtr_trace_init(struct rbtr_trace *tr, struct rbt_buffer *buffer)
 		tr->access = NULL;
 		return -ENOMEM;
 	}
+	if (rbtr_fn_tr_init(tr)) {
+		rbtr_pid_tr_exit(tr);
+		kfree(tr->access);
+		tr->access = NULL;
+		return -ENOMEM;
+	}
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		mutex_init(&tr->access[cpu]);
 	mutex_init(&tr->files_mutex);
@@ -147,6 +154,8 @@ EXPORT_SYMBOL_GPL(rbtr_trace_init);
  */
 void rbtr_trace_exit(struct rbtr_trace *tr)
 {
+	/* The function tracer first: its callbacks read the pid state. */
+	rbtr_fn_tr_exit(tr);
 	rbtr_pid_tr_exit(tr);
 	rbtr_snapshot_exit(tr);
 	if (tr->clock)

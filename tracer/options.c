@@ -4,11 +4,12 @@
  * Every tracer, the top and each instance, has options/overwrite: the mode
  * of its buffers (ftrace's TRACE_ITER_OVERWRITE, an instance's own: 1
  * overwrites the oldest events when full, 0 refuses new ones), and
- * options/event-fork, its own too (pid.c: its set_event_pid's). The top
- * also has the options that are global in rbtrace (stacktrace) or belong
- * to the function tracers (function-fork); an instance's trace_options
- * does not list them and refuses them with -EINVAL, as ftrace refuses its
- * top-level-only flags in an instance.
+ * options/event-fork, function-fork and func_stack_trace, its own too
+ * (pid.c: its set_event_pid's and set_ftrace_pid's; its function
+ * tracer's). The top also has the options that are global in rbtrace
+ * (stacktrace) or belong to its function_graph (funcgraph-*); an
+ * instance's trace_options does not list them and refuses them with
+ * -EINVAL, as ftrace refuses its top-level-only flags in an instance.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -103,6 +104,24 @@ static bool rbtr_get_copy_marker(struct rbtr_trace *tr)
 RBTR_TR_BOOL_OPTION(copy_marker, rbtr_get_copy_marker, rbtr_marker_copy_set);
 
 /*
+ * options/func_stack_trace (ftrace's, of the function tracer; each
+ * tracer's): a kernel_stack record after each function record of the
+ * tracer's function tracer (read once per call), as ftrace's
+ * function_stack_trace_call().
+ */
+static bool rbtr_get_func_stack(struct rbtr_trace *tr)
+{
+	return READ_ONCE(tr->fn->func_stack);
+}
+
+static void rbtr_set_func_stack(struct rbtr_trace *tr, bool on)
+{
+	WRITE_ONCE(tr->fn->func_stack, on);
+}
+
+RBTR_TR_BOOL_OPTION(func_stack, rbtr_get_func_stack, rbtr_set_func_stack);
+
+/*
  * trace_options: the tracer's options, one a line, "no" in front of those
  * off, as ftrace's (libtracefs reads it to learn which options exist:
  * trace-cmd record -T crashes without it). Written, "name" or "noname"
@@ -115,11 +134,12 @@ static int rbtr_trace_options_show(struct seq_file *m, void *v)
 	seq_printf(m, "%soverwrite\n", rbtr_live_overwrite(tr) ? "" : "no");
 	seq_printf(m, "%sfields\n", READ_ONCE(tr->print_fields) ? "" : "no");
 	seq_printf(m, "%scopy_trace_marker\n", READ_ONCE(tr->copy_marker) ? "" : "no");
-	if (tr == &rbtr_global_trace) {
+	if (tr == &rbtr_global_trace)
 		rbtr_stack_options_show(m);
+	seq_printf(m, "%sfunc_stack_trace\n", rbtr_get_func_stack(tr) ? "" : "no");
+	if (tr == &rbtr_global_trace)
 		rbtr_graph_options_show(m);
-	}
-	/* event-fork, and the top's function-fork. */
+	/* event-fork, function-fork */
 	rbtr_pid_options_show(tr, m);
 	return 0;
 }
@@ -140,7 +160,7 @@ static int rbtr_other_option_set(struct rbtr_trace *tr, const char *name, bool o
 	if (ret == -ENOENT && tr == &rbtr_global_trace)
 		ret = rbtr_graph_option_set(name, on);
 
-	/* event-fork, the top's function-fork: pid.c's (trace-cmd record -c). */
+	/* event-fork, function-fork: pid.c's (trace-cmd record -c). */
 	return ret == -ENOENT ? rbtr_pid_option_set(tr, name, on) : ret;
 }
 
@@ -169,6 +189,8 @@ static ssize_t rbtr_trace_options_write(struct file *filp, const char __user *ub
 		rbtr_set_fields(tr, on);
 	else if (!strcmp(name, "copy_trace_marker"))
 		rbtr_marker_copy_set(tr, on);
+	else if (!strcmp(name, "func_stack_trace"))
+		rbtr_set_func_stack(tr, on);
 	else
 		ret = rbtr_other_option_set(tr, name, on);
 	if (ret)
@@ -188,7 +210,7 @@ static const struct file_operations rbtr_trace_options_fops = {
 
 /**
  * rbtr_options_files - create a tracer's trace_options, options/overwrite,
- * options/fields and options/copy_trace_marker
+ * options/fields, options/copy_trace_marker and options/func_stack_trace
  * @tr: the tracer (the top or an instance), its directory made
  */
 void rbtr_options_files(struct rbtr_trace *tr)
@@ -199,6 +221,7 @@ void rbtr_options_files(struct rbtr_trace *tr)
 		debugfs_create_file("overwrite", 0600, dir, tr, &rbtr_overwrite_fops);
 		debugfs_create_file("fields", 0600, dir, tr, &rbtr_fields_fops);
 		debugfs_create_file("copy_trace_marker", 0600, dir, tr, &rbtr_copy_marker_fops);
+		debugfs_create_file("func_stack_trace", 0600, dir, tr, &rbtr_func_stack_fops);
 	}
 	debugfs_create_file("trace_options", 0600, tr->dir, tr, &rbtr_trace_options_fops);
 }

@@ -150,7 +150,7 @@ static void rbtr_print_rec(struct rbtr_trace *tr, struct rbtr_text *t,
 	else if (rec->lost)
 		seq_buf_printf(&t->s, "CPU:%d [LOST EVENTS]\n", rec->cpu);
 	/* function_graph's own line layout (function_graph.c) */
-	if (rbtr_graph_print(gt, &t->s, rec->data, rec->len,
+	if (rbtr_graph_print(tr, gt, &t->s, rec->data, rec->len,
 			     rec->leaf_len ? rec->leaf : NULL, rec->cpu, rec->ts))
 		goto out;
 	rbtr_cmdline_find(ent->pid, comm);
@@ -185,13 +185,13 @@ static void rbtr_print_header(struct seq_file *m, struct rbtr_trace *tr,
 		total += st.entries + st.overrun;
 	}
 	if (snapshot && !shown) {
-		seq_printf(m, "# tracer: %s\n#\n", rbtr_current_tracer_name());
+		seq_printf(m, "# tracer: %s\n#\n", rbtr_current_tracer_name(tr));
 		rbtr_snapshot_help(m, tr, cpu_file);
 		return;
 	}
-	if (rbtr_graph_print_header(m))
+	if (rbtr_graph_print_header(m, tr))
 		return;
-	seq_printf(m, "# tracer: %s\n#\n", rbtr_current_tracer_name());
+	seq_printf(m, "# tracer: %s\n#\n", rbtr_current_tracer_name(tr));
 	seq_printf(m, "# entries-in-buffer/entries-written: %llu/%llu   #P:%d\n",
 		   entries, total, num_online_cpus());
 	/* Stamps mean nothing without their clock (trace_clock). */
@@ -260,7 +260,7 @@ static bool rbtr_trace_find(struct rbtr_trace_iter *it)
 	 * iter->ent: a function entry's next record on its CPU can be read.
 	 */
 	rbt_iter_advance(it->iters[best_cpu]);
-	if (rbtr_graph_leaf_wanted(it->rec.data, it->rec.len)) {
+	if (rbtr_graph_leaf_wanted(it->tr, it->rec.data, it->rec.len)) {
 		event = rbt_iter_peek(it->iters[best_cpu], &ts);
 		if (rbt_iter_dropped(it->iters[best_cpu]))
 			it->lost[best_cpu] = true;
@@ -618,7 +618,7 @@ static void rbtr_pipe_fill(struct rbtr_pipe_iter *it, struct rbt_event *event, u
 	struct rbt_event *next;
 
 	rbtr_rec_fill(&it->rec, event, ts, cpu);
-	if (!rbtr_graph_leaf_wanted(it->rec.data, it->rec.len))
+	if (!rbtr_graph_leaf_wanted(it->tr, it->rec.data, it->rec.len))
 		return;
 	next = rbt_peek(it->buffer, cpu, NULL, &lost);
 	if (!lost && rbtr_rec_take_leaf(&it->rec, next))

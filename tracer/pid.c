@@ -22,8 +22,9 @@
  * made by rbtr_trace_init(), freed by rbtr_trace_exit()), as ftrace's
  * trace_array has filtered_pids, filtered_no_pids and a per-CPU
  * ignore_pid: a task in A's list is recorded by A and left out of no
- * other tracer. The function lists and function-fork are the top's only:
- * the function tracers record into the top tracer.
+ * other tracer. So are the function lists and function-fork: each
+ * tracer's function tracer reads its own (tr->pid_fn_on, tr->pid_fn_pid),
+ * as ftrace's function_pids and per-CPU ftrace_ignore_pid.
  *
  * The writers of records never read a list. Probes keep per CPU whether
  * the task running there is left out: on sched_switch (the task switched
@@ -33,7 +34,7 @@
  * while it has a list, and write only its flags (tr->pid_ev_ignore). An
  * event tests its tracer's flag only while its condition word has
  * RBTR_EVC_PID, set on the tracer's events while it has an event list;
- * the function tracers test rbtr_pid_fn_on first (pid.h). A file made
+ * a function tracer tests its tracer's pid_fn_on first (pid.h). A file made
  * while some tracer has a list gets RBTR_EVC_PID whatever its tracer
  * (rbtr_pid_events_on()): in one without a list, its flag is false on
  * every CPU (never set: its probes are registered only with a list, and
@@ -77,9 +78,6 @@
 
 /* Serialises every change of every tracer's state, and the list of states. */
 DEFINE_MUTEX(rbtr_pid_mutex);
-
-DEFINE_PER_CPU(int, rbtr_pid_fn_pid);
-int rbtr_pid_fn_on;
 
 static LIST_HEAD(rbtr_pid_trs);
 /* Tracers with ev_active: rbtr_pid_events_on(). Under rbtr_events_lock(). */
@@ -153,21 +151,14 @@ struct rbtr_pid_list *rbtr_pid_get(struct rbtr_pid_tr *p, enum rbtr_pid_kind kin
 
 /* ---- a change of a list ------------------------------------------------------ */
 
-/* The tracer whose state has the function lists: the top. */
-bool rbtr_pid_is_fn(const struct rbtr_pid_tr *p)
-{
-	return p->tr == &rbtr_global_trace;
-}
-
 /* On each CPU, for the task running there: ftrace's ignore_task_cpu(). */
 static void rbtr_pid_cpu_update(void *data)
 {
 	struct rbtr_pid_tr *p = data;
 
 	this_cpu_write(*p->ev_ignore, rbtr_pid_ignore(p, RBTR_PID_EV, current));
-	if (rbtr_pid_is_fn(p))
-		this_cpu_write(rbtr_pid_fn_pid, rbtr_pid_ignore(p, RBTR_PID_FN, current) ?
-			       RBTR_PID_FN_IGNORE : current->pid);
+	this_cpu_write(*p->fn_pid, rbtr_pid_ignore(p, RBTR_PID_FN, current) ?
+		       RBTR_PID_FN_IGNORE : current->pid);
 }
 
 static int rbtr_pid_cond_one(struct rbtr_event_file *file, void *data)
@@ -246,8 +237,7 @@ int rbtr_pid_replace(struct rbtr_pid_tr *p, enum rbtr_pid_kind kind,
 	on_each_cpu(rbtr_pid_cpu_update, p, 1);
 	/*D*/
 	rbtr_pid_ev_cond(p, ev_on);
-	if (rbtr_pid_is_fn(p))
-		WRITE_ONCE(rbtr_pid_fn_on, fn_on);
+	WRITE_ONCE(p->tr->pid_fn_on, fn_on);
 	/*E*/
 	rbtr_pid_probes_set(p, &p->ev_probes, ev_on);
 	rbtr_pid_probes_set(p, &p->fn_probes, fn_on);
@@ -285,7 +275,10 @@ int rbtr_pid_tr_init(struct rbtr_trace *tr)
 	if (!p)
 		return -ENOMEM;
 	p->ev_ignore = alloc_percpu(bool);
-	if (!p->ev_ignore) {
+	p->fn_pid = alloc_percpu(int);
+	if (!p->ev_ignore || !p->fn_pid) {
+		free_percpu(p->ev_ignore);
+		free_percpu(p->fn_pid);
 		kfree(p);
 		return -ENOMEM;
 	}
@@ -305,6 +298,7 @@ int rbtr_pid_tr_init(struct rbtr_trace *tr)
 	list_add_tail(&p->list, &rbtr_pid_trs);
 	mutex_unlock(&rbtr_pid_mutex);
 	tr->pid_ev_ignore = p->ev_ignore;
+	tr->pid_fn_pid = p->fn_pid;
 	tr->pid = p;
 	return 0;
 }
@@ -319,8 +313,7 @@ static void rbtr_pid_tr_stop(struct rbtr_pid_tr *p)
 	int i;
 
 	rbtr_pid_ev_cond(p, false);
-	if (rbtr_pid_is_fn(p))
-		WRITE_ONCE(rbtr_pid_fn_on, false);
+	WRITE_ONCE(p->tr->pid_fn_on, false);
 	rbtr_pid_probes_set(p, &p->ev_probes, false);
 	rbtr_pid_probes_set(p, &p->fn_probes, false);
 	rbtr_pid_probes_set(p, &p->fork_probes, false);
@@ -360,8 +353,10 @@ void rbtr_pid_tr_exit(struct rbtr_trace *tr)
 	mutex_unlock(&rbtr_pid_mutex);
 	/* Its events' writers are gone (rbtr_events_instance_remove()'s R2). */
 	tr->pid_ev_ignore = NULL;
+	tr->pid_fn_pid = NULL;
 	tr->pid = NULL;
 	free_percpu(p->ev_ignore);
+	free_percpu(p->fn_pid);
 	kfree(p);
 }
 

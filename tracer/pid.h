@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rbtrace pid filters (pid.c, pid_probes.c, pid_files.c): set_event_pid,
- * set_event_notrace_pid and options/event-fork, one set per tracer (the
- * top and each instance), as ftrace keeps them per trace_array;
- * set_ftrace_pid, set_ftrace_notrace_pid and options/function-fork, the
- * top's only (the function tracers are).
+ * set_event_notrace_pid, options/event-fork, set_ftrace_pid,
+ * set_ftrace_notrace_pid and options/function-fork, one set per tracer
+ * (the top and each instance), as ftrace keeps them per trace_array.
  *
  * The writers never look at a list: probes on sched_switch and the wakeups
  * keep per CPU whether the task running there is left out, as ftrace's
@@ -20,11 +19,6 @@
 #include "trace.h"
 
 struct seq_file;
-
-/* Per CPU: the pid the function tracers trace there, or -1 (pid.c). */
-DECLARE_PER_CPU(int, rbtr_pid_fn_pid);
-/* set_ftrace_pid or set_ftrace_notrace_pid has a list (pid.c). */
-extern int rbtr_pid_fn_on;
 
 /**
  * rbtr_pid_ignored - is the task running on this CPU left out by @tr's
@@ -43,8 +37,9 @@ static __always_inline bool rbtr_pid_ignored(const struct rbtr_trace *tr)
 }
 
 /**
- * rbtr_fn_pid_ignored - does set_ftrace_pid / set_ftrace_notrace_pid leave
- * the current task out of the function tracers?
+ * rbtr_fn_pid_ignored - does set_ftrace_pid / set_ftrace_notrace_pid of
+ * @tr leave the current task out of its function tracer?
+ * @tr: the tracer
  *
  * Preemption disabled. Without a list: one load and a test. With one, the
  * pid the sched_switch probe stored for the task switched in must be the
@@ -53,11 +48,11 @@ static __always_inline bool rbtr_pid_ignored(const struct rbtr_trace *tr)
  *
  * Return: true if the call is not to be recorded.
  */
-static __always_inline bool rbtr_fn_pid_ignored(void)
+static __always_inline bool rbtr_fn_pid_ignored(const struct rbtr_trace *tr)
 {
-	if (likely(!READ_ONCE(rbtr_pid_fn_on)))
+	if (likely(!READ_ONCE(tr->pid_fn_on)))
 		return false;
-	return this_cpu_read(rbtr_pid_fn_pid) != current->pid;
+	return this_cpu_read(*tr->pid_fn_pid) != current->pid;
 }
 
 /**
@@ -110,7 +105,7 @@ void rbtr_pid_files(struct rbtr_trace *tr);
 /**
  * rbtr_pid_fn_files - create set_ftrace_pid, set_ftrace_notrace_pid and
  * options/function-fork
- * @tr: the top tracer, the function tracers'
+ * @tr: the tracer (the top or an instance), its pid state made
  */
 void rbtr_pid_fn_files(struct rbtr_trace *tr);
 

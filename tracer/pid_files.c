@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbtrace pid filters: the files. set_event_pid, set_event_notrace_pid
- * (each tracer's), set_ftrace_pid, set_ftrace_notrace_pid (the top's),
+ * rbtrace pid filters: the files. set_event_pid, set_event_notrace_pid,
+ * set_ftrace_pid, set_ftrace_notrace_pid (each tracer's),
  * their parser, and options/event-fork, options/function-fork with their
  * lines of trace_options: ftrace's syntax, errnos and text (see the top
  * of pid.c). A write builds a new list and hands it to pid.c, which
@@ -245,18 +245,12 @@ static ssize_t rbtr_pid_opt_write(struct file *file, const char __user *ubuf, si
 	return cnt;
 }
 
-/* event-fork for every tracer, function-fork for the top's only. */
-static int rbtr_pid_nr_opts(const struct rbtr_pid_tr *p)
-{
-	return rbtr_pid_is_fn(p) ? RBTR_PID_NR_OPTS : RBTR_PID_OPT_EVENT + 1;
-}
-
 void rbtr_pid_options_show(struct rbtr_trace *tr, struct seq_file *m)
 {
 	struct rbtr_pid_tr *p = tr->pid;
 	int i;
 
-	for (i = 0; i < rbtr_pid_nr_opts(p); i++)
+	for (i = 0; i < RBTR_PID_NR_OPTS; i++)
 		seq_printf(m, "%s%s\n", READ_ONCE(p->fork_opt[i]) ? "" : "no",
 			   rbtr_pid_opt_names[i]);
 }
@@ -266,7 +260,7 @@ int rbtr_pid_option_set(struct rbtr_trace *tr, const char *name, bool on)
 	struct rbtr_pid_tr *p = tr->pid;
 	int i;
 
-	for (i = 0; i < rbtr_pid_nr_opts(p); i++)
+	for (i = 0; i < RBTR_PID_NR_OPTS; i++)
 		if (!strcmp(name, rbtr_pid_opt_names[i]))
 			return rbtr_pid_opt_set(p, i, on);
 	return -ENOENT;

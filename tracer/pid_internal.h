@@ -64,14 +64,16 @@ struct rbtr_pid_file {
 /**
  * struct rbtr_pid_tr - one tracer's pid filters
  * @tr: the tracer
- * @lists: its lists, RCU; the function ones (RBTR_PID_FN*) only in the top's
+ * @lists: its lists, RCU
  * @ev_ignore: per CPU, the events' verdict on the running task: @tr->pid_ev_ignore
- * @fork_opt: options/event-fork (and the top's function-fork), under
+ * @fn_pid: per CPU, the function tracer's: the running task's pid, or
+ *          RBTR_PID_FN_IGNORE if it is left out: @tr->pid_fn_pid
+ * @fork_opt: options/event-fork and function-fork, under
  *            rbtr_pid_mutex; read by the fork probes
  * @ev_active: RBTR_EVC_PID is set on @tr's events: changed under
  *             rbtr_events_lock() (and rbtr_pid_mutex)
  * @ev_probes: sched_switch and wakeups, while an event list exists
- * @fn_probes: sched_switch for the function tracers (the top's)
+ * @fn_probes: sched_switch for its function tracer
  * @fork_probes: fork and free, while a fork option is on
  * @files: the i_private of its pid files
  * @opt_files: the i_private of its fork options' files
@@ -81,6 +83,7 @@ struct rbtr_pid_tr {
 	struct rbtr_trace		*tr;
 	struct rbtr_pid_list __rcu	*lists[RBTR_PID_NR_KINDS];
 	bool __percpu			*ev_ignore;
+	int __percpu			*fn_pid;
 	bool				fork_opt[RBTR_PID_NR_OPTS];
 	bool				ev_active;
 	struct rbtr_pid_probes		ev_probes;
@@ -101,7 +104,6 @@ struct rbtr_pid_list *rbtr_pid_list_dup(const struct rbtr_pid_list *old,
 void rbtr_pid_list_add(struct rbtr_pid_list *l, u32 pid);
 bool rbtr_pid_list_empty(const struct rbtr_pid_list *l);
 struct rbtr_pid_list *rbtr_pid_get(struct rbtr_pid_tr *p, enum rbtr_pid_kind kind);
-bool rbtr_pid_is_fn(const struct rbtr_pid_tr *p);
 int rbtr_pid_replace(struct rbtr_pid_tr *p, enum rbtr_pid_kind kind,
 		     struct rbtr_pid_list *new);
 

@@ -95,13 +95,13 @@ static void notrace rbtr_pid_wakeup_post(void *data, struct task_struct *task)
 	this_cpu_write(*p->ev_ignore, rbtr_pid_ignore(p, RBTR_PID_EV, current));
 }
 
-/* The function tracers (the top's state): the pid of the task switched in, if traced. */
+/* The tracer's function tracer: the pid of the task switched in, if traced. */
 static void notrace rbtr_pid_fn_switch(void *data, bool preempt, struct task_struct *prev,
 				       struct task_struct *next, unsigned int prev_state)
 {
 	struct rbtr_pid_tr *p = data;
 
-	this_cpu_write(rbtr_pid_fn_pid,
+	this_cpu_write(*p->fn_pid,
 		       rbtr_pid_ignore(p, RBTR_PID_FN, next) ? RBTR_PID_FN_IGNORE : next->pid);
 }
 

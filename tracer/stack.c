@@ -275,12 +275,13 @@ static unsigned int notrace rbtr_stack_find_fn(const unsigned long *calls, unsig
 /*
  * Since 6.9 ftrace writes the frames in its function tracer's trampoline
  * as RBTR_TRAMP_MARKER (__ftrace_trace_stack(): tr->ops's trampoline);
- * so does func_stack_trace here, for rbtr_fn_ops's.
+ * so does func_stack_trace here, for its tracer's ops (@ops).
  */
-static void notrace rbtr_stack_mark_tramp(unsigned long *calls, unsigned int nr)
+static void notrace rbtr_stack_mark_tramp(const struct ftrace_ops *ops, unsigned long *calls,
+					  unsigned int nr)
 {
-	unsigned long start = rbtr_fn_ops.trampoline;
-	unsigned long end = start + rbtr_fn_ops.trampoline_size;
+	unsigned long start = ops->trampoline;
+	unsigned long end = start + ops->trampoline_size;
 	unsigned int i;
 
 	if (!RBTR_TRAMP_MARKED || !start)
@@ -292,7 +293,8 @@ static void notrace rbtr_stack_mark_tramp(unsigned long *calls, unsigned int nr)
 
 static void notrace rbtr_stack_save(struct rbt_buffer *buffer, unsigned int ctx,
 				    unsigned int skip, struct pt_regs *regs,
-				    unsigned long caller, bool probe)
+				    unsigned long caller, bool probe,
+				    const struct ftrace_ops *tramp)
 {
 	unsigned long *calls;
 	unsigned int nr, first = 0;
@@ -324,8 +326,8 @@ static void notrace rbtr_stack_save(struct rbt_buffer *buffer, unsigned int ctx,
 			first++;
 	}
 	first = min(first + skip, nr);
-	if (caller && !regs && !probe)
-		rbtr_stack_mark_tramp(calls + first, nr - first);
+	if (tramp)
+		rbtr_stack_mark_tramp(tramp, calls + first, nr - first);
 	rbtr_stack_emit(buffer, ctx, calls + first, nr - first);
 out:
 	/* Step 3: release the level (pairs with step 1). */
@@ -348,7 +350,7 @@ out:
 void notrace rbtr_stack_write_regs(struct rbt_buffer *buffer, unsigned int ctx,
 				   struct pt_regs *regs, unsigned long caller)
 {
-	rbtr_stack_save(buffer, ctx, 0, regs, caller, false);
+	rbtr_stack_save(buffer, ctx, 0, regs, caller, false, NULL);
 }
 
 /**
@@ -364,7 +366,7 @@ void notrace rbtr_stack_write_regs(struct rbt_buffer *buffer, unsigned int ctx,
  */
 void notrace rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsigned int skip)
 {
-	rbtr_stack_save(buffer, ctx, skip, NULL, 0, false);
+	rbtr_stack_save(buffer, ctx, skip, NULL, 0, false, NULL);
 }
 
 /**
@@ -372,15 +374,17 @@ void notrace rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsig
  * @buffer: the buffer
  * @ctx: the function record's context
  * @ret: the traced function's address after its fentry call
+ * @ops: the function tracer's ops: the frames in their trampoline are
+ *       written as ftrace's marker (from 6.9)
  *
  * As ftrace's function_stack_trace_call(): from the frame its skip lands
  * on (rbtr_stack_find_fn()) out; if the traced function is not found on
  * the stack, from the first frame not rbtrace's.
  */
 void notrace rbtr_stack_write_fn(struct rbt_buffer *buffer, unsigned int ctx,
-				 unsigned long ret)
+				 unsigned long ret, const struct ftrace_ops *ops)
 {
-	rbtr_stack_save(buffer, ctx, 0, NULL, ret, false);
+	rbtr_stack_save(buffer, ctx, 0, NULL, ret, false, ops);
 }
 
 /**
@@ -396,7 +400,7 @@ void notrace rbtr_stack_write_fn(struct rbt_buffer *buffer, unsigned int ctx,
 void notrace rbtr_stack_write_probe(struct rbt_buffer *buffer, unsigned int ctx,
 				    unsigned long ret)
 {
-	rbtr_stack_save(buffer, ctx, 0, NULL, ret, true);
+	rbtr_stack_save(buffer, ctx, 0, NULL, ret, true, NULL);
 }
 
 /**
@@ -432,18 +436,9 @@ static void rbtr_stack_set(bool on)
 }
 
 /*
- * options/func_stack_trace (ftrace's, of the function tracer): a
- * kernel_stack record after each function record (function.c reads it
- * once per call), as ftrace's function_stack_trace_call().
+ * The option of this file: its name, value and setter. (func_stack_trace,
+ * each tracer's, is options.c's.)
  */
-bool rbtr_func_stack_on;
-
-static void rbtr_func_stack_set(bool on)
-{
-	WRITE_ONCE(rbtr_func_stack_on, on);
-}
-
-/* The two options of this file: their names, values and setters. */
 struct rbtr_stack_opt {
 	const char	*name;
 	bool		*on;
@@ -452,7 +447,6 @@ struct rbtr_stack_opt {
 
 static const struct rbtr_stack_opt rbtr_stack_opts[] = {
 	{ "stacktrace", &rbtr_stack_on, rbtr_stack_set },
-	{ "func_stack_trace", &rbtr_func_stack_on, rbtr_func_stack_set },
 };
 
 /* The option of an options/ file: its inode's private data. */
@@ -481,7 +475,7 @@ static ssize_t rbtr_stack_opt_write(struct file *filp, const char __user *ubuf, 
 }
 
 /**
- * rbtr_stack_options_show - the lines of stacktrace and func_stack_trace
+ * rbtr_stack_options_show - the line of stacktrace
  * @m: the seq_file of the top's trace_options
  */
 void rbtr_stack_options_show(struct seq_file *m)
@@ -498,8 +492,7 @@ void rbtr_stack_options_show(struct seq_file *m)
  * @name: the option's name, "no" stripped
  * @on: its new value
  *
- * Return: 0, or -ENOENT if @name is neither "stacktrace" nor
- * "func_stack_trace".
+ * Return: 0, or -ENOENT if @name is not "stacktrace".
  */
 int rbtr_stack_option_set(const char *name, bool on)
 {
@@ -568,7 +561,6 @@ void rbtr_stack_exit(void)
 	if (static_key_enabled(&rbtr_stacktrace_key))
 		static_branch_disable(&rbtr_stacktrace_key);
 	rbtr_stack_on = false;
-	rbtr_func_stack_on = false;
 	if (rbtr_stack_registered)
 		rbtr_event_unregister(&rbtr_stack_type);
 	rbtr_stack_registered = false;

@@ -9,6 +9,7 @@
 
 #include <linux/jump_label.h>
 
+struct ftrace_ops;
 struct rbt_buffer;
 struct rbtr_trace;
 struct dentry;
@@ -19,12 +20,12 @@ struct seq_file;
 DECLARE_STATIC_KEY_FALSE(rbtr_stacktrace_key);
 
 void rbtr_stack_write(struct rbt_buffer *buffer, unsigned int ctx, unsigned int skip);
-void rbtr_stack_write_fn(struct rbt_buffer *buffer, unsigned int ctx, unsigned long ret);
+void rbtr_stack_write_fn(struct rbt_buffer *buffer, unsigned int ctx, unsigned long ret,
+			 const struct ftrace_ops *ops);
 void rbtr_stack_write_probe(struct rbt_buffer *buffer, unsigned int ctx, unsigned long ret);
 void rbtr_stack_write_regs(struct rbt_buffer *buffer, unsigned int ctx,
 			   struct pt_regs *regs, unsigned long caller);
 void rbtr_stack_after_event(struct rbt_buffer *buffer);
-extern bool rbtr_func_stack_on;
 void rbtr_stack_options_show(struct seq_file *m);
 int rbtr_stack_option_set(const char *name, bool on);
 int rbtr_stack_init(void);

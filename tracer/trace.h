@@ -21,6 +21,7 @@
 struct dentry;
 struct seq_buf;
 struct rbtr_pid_tr;
+struct rbtr_fn_tracer;
 
 /**
  * struct rbtr_trace - one tracer: a buffer and the files that show it
@@ -58,7 +59,13 @@ struct rbtr_pid_tr;
  *                 of this tracer leave the task running there out
  *                 (pid.c, ftrace's per-CPU ignore_pid of a trace_array):
  *                 read by its events while they have RBTR_EVC_PID
+ * @pid_fn_pid: per CPU, for its function tracer: the pid of the task
+ *               running there, or -1 if set_ftrace_pid /
+ *               set_ftrace_notrace_pid leave it out (pid.c)
+ * @pid_fn_on: it has one of those lists: read first by its function
+ *             tracer's callback (rbtr_fn_pid_ignored())
  * @pid: its pid lists, probes and fork option (pid.c)
+ * @fn: its function tracer: current_tracer, the filters (function.c)
  * @syscall_buf_sz: its syscall_user_buf_size, the bytes of user memory a
  *                  syscalls enter record keeps per argument
  *                  (kevents_sysuser.c); written by its file, read once
@@ -80,7 +87,10 @@ struct rbtr_trace {
 	bool			copy_marker;	/* marker.c */
 	struct list_head	marker_copy;	/* on its copies' list while set */
 	bool __percpu		*pid_ev_ignore;
+	int __percpu		*pid_fn_pid;
+	bool			pid_fn_on;
 	struct rbtr_pid_tr	*pid;
+	struct rbtr_fn_tracer	*fn;
 	unsigned int		syscall_buf_sz;
 	struct cpumask		untraced_cpus;
 };

@@ -71,9 +71,9 @@ static void rbtr_create_control_files(struct rbtr_trace *tr)
 /*
  * The files every tracer has, the top one and each instance: its buffer's
  * control files, tracing_cpumask, trace, trace_pipe, per_cpu/, the
- * markers, the snapshot, the options and the event pid filters. Their
- * opens take a reference on @tr (rbtr_trace_get()). On failure the
- * caller removes @tr->dir.
+ * markers, the snapshot, the options, the event pid filters and the
+ * function tracer's files. Their opens take a reference on @tr
+ * (rbtr_trace_get()). On failure the caller removes @tr->dir.
  */
 static int rbtr_create_tracer_files(struct rbtr_trace *tr)
 {
@@ -87,6 +87,7 @@ static int rbtr_create_tracer_files(struct rbtr_trace *tr)
 	rbtr_snapshot_files(tr);
 	rbtr_options_files(tr);
 	rbtr_pid_files(tr);
+	rbtr_function_files(tr);
 	return 0;
 }
 
@@ -115,7 +116,6 @@ static int rbtr_create_tree(struct rbtr_trace *tr)
 	if (ret)
 		return ret;
 	rbtr_cmdlines_files(tr);
-	rbtr_function_files(tr);
 	rbtr_kprobes_files(tr);
 	rbtr_stack_files(tr);
 	rbtr_persist_files(tr);
