@@ -259,14 +259,14 @@ static int rbtr_tracer_set(struct rbtr_fn_tracer *ft, const char *name)
 		pr_warn_ratelimited("rbtrace: current_tracer: no tracer '%.32s'\n", name);
 		return -EINVAL;
 	}
-	if (t == RBTR_TRACER_GRAPH && !rbtr_graph_supported()) {
-		pr_warn_ratelimited("rbtrace: function_graph needs fprobe (CONFIG_FPROBE), which this kernel lacks\n");
-		return -EOPNOTSUPP;
-	}
 	/* ftrace's tracing_set_tracer(): a tracer an instance cannot have. */
-	if (!rbtr_tracer_offered(tr, t)) {
+	if (tr != &rbtr_global_trace && t == RBTR_TRACER_GRAPH) {
 		pr_warn_ratelimited("rbtrace: current_tracer: %s is the top tracer's only\n", name);
 		return -EINVAL;
+	}
+	if (!rbtr_tracer_offered(tr, t)) {
+		pr_warn_ratelimited("rbtrace: function_graph needs fprobe (CONFIG_FPROBE), which this kernel lacks\n");
+		return -EOPNOTSUPP;
 	}
 	mutex_lock(&rbtr_fn_mutex);
 	if (rbtr_fn_closed) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbtrace dynamic probes: kprobe_events, with ftrace's syntax, errnos and
+ * rbtrace dynamic probes: kprobe_events (and dynamic_events, the same
+ * file under ftrace's name for every kind), with ftrace's syntax, errnos and
  * read-back text, making events/<GRP>/<NAME>/ (default group "kprobes")
  * whose records are laid out as the kernel's own kprobe events:
  * struct trace_entry, then __probe_ip (kprobe) or __probe_func and
@@ -555,7 +556,7 @@ static ssize_t rbtr_kp_write(struct file *file, const char __user *ubuf,
 	kfree(buf);
 refused:
 	if (ret) {
-		pr_warn_ratelimited("rbtrace: kprobe_events: definition refused (%d)\n", ret);
+		pr_warn_ratelimited("rbtrace: %pD: definition refused (%d)\n", file, ret);
 		return ret;
 	}
 	*ppos += len;
@@ -572,12 +573,20 @@ static const struct file_operations rbtr_kp_fops = {
 };
 
 /**
- * rbtr_kprobes_files - create kprobe_events in a tracer's directory
+ * rbtr_kprobes_files - create kprobe_events and dynamic_events in a
+ * tracer's directory
  * @tr: the tracer
+ *
+ * dynamic_events is ftrace's one file for every kind of dynamic event:
+ * rbtrace's only kind is the kprobe (p:, r:), so it reads and takes what
+ * kprobe_events does, and "> dynamic_events" removes them all alike.
+ * The kinds rbtrace does not have (f:, t:, e:, u:, s:) are -EINVAL, as
+ * ftrace's for a kind no dyn_event_operations take.
  */
 void rbtr_kprobes_files(struct rbtr_trace *tr)
 {
 	debugfs_create_file("kprobe_events", 0600, tr->dir, NULL, &rbtr_kp_fops);
+	debugfs_create_file("dynamic_events", 0600, tr->dir, NULL, &rbtr_kp_fops);
 }
 
 /**
