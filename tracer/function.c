@@ -9,7 +9,7 @@
  * register_ftrace_function(); its callback finds its tracer from the ops
  * and writes ftrace's own record, ftrace:function (TRACE_FN, ip and
  * parent_ip), so that libtraceevent and trace-cmd read it as ftrace's.
- * function_graph is the top's only (one fprobe, function_graph.c).
+ * function_graph is an fprobe per tracer (function_graph.c).
  *
  * The filter files (set_ftrace_filter, set_ftrace_notrace,
  * set_graph_function, available_filter_functions) are function_filter.c's: it
@@ -225,7 +225,7 @@ static void rbtr_tracer_stop_locked(struct rbtr_fn_tracer *ft)
 		unregister_ftrace_function(&ft->ops);
 		break;
 	case RBTR_TRACER_GRAPH:
-		rbtr_graph_stop();
+		rbtr_graph_stop(ft);
 		break;
 	default:
 		break;
@@ -235,15 +235,14 @@ static void rbtr_tracer_stop_locked(struct rbtr_fn_tracer *ft)
 
 /*
  * Which tracers a tracer offers: ftrace's instances take the tracers
- * with allow_instances (function; function_graph only from 6.9, whose
- * fgraph has several users). rbtrace's function_graph is one fprobe,
- * the top's.
+ * with allow_instances (function; function_graph from 6.9, whose fgraph
+ * has several users). rbtrace's function_graph is an fprobe per tracer:
+ * every tracer has it where the kernel has fprobe (6.12), Debian's 6.1
+ * none.
  */
 static bool rbtr_tracer_offered(const struct rbtr_trace *tr, enum rbtr_tracer t)
 {
-	if (t == RBTR_TRACER_GRAPH)
-		return rbtr_graph_supported() && tr == &rbtr_global_trace;
-	return true;
+	return t != RBTR_TRACER_GRAPH || rbtr_graph_supported();
 }
 
 static int rbtr_tracer_set(struct rbtr_fn_tracer *ft, const char *name)
@@ -257,11 +256,6 @@ static int rbtr_tracer_set(struct rbtr_fn_tracer *ft, const char *name)
 			break;
 	if (t == ARRAY_SIZE(rbtr_tracer_names)) {
 		pr_warn_ratelimited("rbtrace: current_tracer: no tracer '%.32s'\n", name);
-		return -EINVAL;
-	}
-	/* ftrace's tracing_set_tracer(): a tracer an instance cannot have. */
-	if (tr != &rbtr_global_trace && t == RBTR_TRACER_GRAPH) {
-		pr_warn_ratelimited("rbtrace: current_tracer: %s is the top tracer's only\n", name);
 		return -EINVAL;
 	}
 	if (!rbtr_tracer_offered(tr, t)) {
@@ -283,7 +277,7 @@ static int rbtr_tracer_set(struct rbtr_fn_tracer *ft, const char *name)
 	if (t == RBTR_TRACER_FUNCTION)
 		ret = register_ftrace_function(&ft->ops);
 	else if (t == RBTR_TRACER_GRAPH)
-		ret = rbtr_graph_start();
+		ret = rbtr_graph_start(ft);
 	if (!ret)
 		WRITE_ONCE(ft->cur, t);
 	else
@@ -366,7 +360,10 @@ static int rbtr_fn_stats_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(rbtr_fn_recursion, cpu);
 	seq_printf(m, "function recursion: %lu\n", sum);
+	/* The top's graph run is freed under the mutex (current_tracer). */
+	mutex_lock(&rbtr_fn_mutex);
 	rbtr_graph_show_stats(m);
+	mutex_unlock(&rbtr_fn_mutex);
 	return 0;
 }
 RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_fn_stats);
@@ -376,10 +373,11 @@ RBTR_DEFINE_SHOW_ATTRIBUTE(rbtr_fn_stats);
  * @tr: the tracer (the top, or an instance being made)
  *
  * An instance has current_tracer, available_tracers, set_ftrace_filter,
- * set_ftrace_notrace, set_ftrace_pid, set_ftrace_notrace_pid and
- * options/function-fork (and func_stack_trace) of its own, as ftrace's;
- * the graph's and the stack tracer's files, and function_stats, are the
- * top's.
+ * set_ftrace_notrace, set_ftrace_pid, set_ftrace_notrace_pid,
+ * options/function-fork (and func_stack_trace) of its own, and the
+ * funcgraph-* options files, as ftrace's; set_graph_function,
+ * set_graph_notrace, max_graph_depth, the stack tracer's files and
+ * function_stats are the top's (ftrace's top-level files).
  */
 void rbtr_function_files(struct rbtr_trace *tr)
 {
@@ -389,11 +387,11 @@ void rbtr_function_files(struct rbtr_trace *tr)
 	debugfs_create_file("available_tracers", 0400, dir, tr, &rbtr_avail_tracers_fops);
 	rbtr_fn_filter_files(tr);
 	rbtr_pid_fn_files(tr);
+	rbtr_graph_option_files(tr);
 	if (tr != &rbtr_global_trace)
 		return;
 	debugfs_create_file("function_stats", 0400, dir, NULL, &rbtr_fn_stats_fops);
 	rbtr_graph_files(dir);
-	rbtr_graph_option_files(tr);
 	rbtr_stack_tracer_files(dir);
 }
 

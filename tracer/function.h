@@ -86,6 +86,7 @@ struct rbtr_fn_file_id {
  * @sel: the selections of the filter files (function_filter.c), under
  *       its mutex; the stack tracer's and the graph's are the top's only
  * @files: what each filter file keeps in i_private
+ * @graph: its function_graph while it runs (function_graph.c)
  * @list: on function.c's list of every tracer's, for the unload
  */
 struct rbtr_fn_tracer {
@@ -95,8 +96,11 @@ struct rbtr_fn_tracer {
 	bool			func_stack;
 	struct rbtr_fsel	sel[RBTR_FN_NR_KINDS];
 	struct rbtr_fn_file_id	files[RBTR_FN_NR_KINDS];
+	struct rbtr_graph_run	*graph;
 	struct list_head	list;
 };
+
+struct rbtr_graph_run;
 
 /* function.c */
 int rbtr_function_init(struct rbtr_trace *tr);
@@ -138,8 +142,8 @@ static inline bool rbtr_graph_supported(void)
 /* function_graph.c: without fprobe (6.1) rbtr_graph_start() refuses. */
 int rbtr_graph_init(struct rbtr_trace *tr);
 void rbtr_graph_exit(void);
-int rbtr_graph_start(void);
-void rbtr_graph_stop(void);
+int rbtr_graph_start(struct rbtr_fn_tracer *ft);
+void rbtr_graph_stop(struct rbtr_fn_tracer *ft);
 void rbtr_graph_files(struct dentry *top);
 void rbtr_graph_show_stats(struct seq_file *m);
 
@@ -158,8 +162,8 @@ bool rbtr_graph_print(const struct rbtr_trace *tr, struct rbtr_graph_text *gt,
 		      unsigned int len, const void *leaf, int cpu, u64 ts);
 bool rbtr_graph_print_header(struct seq_file *m, const struct rbtr_trace *tr);
 void rbtr_graph_option_files(struct rbtr_trace *tr);
-void rbtr_graph_options_show(struct seq_file *m);
-int rbtr_graph_option_set(const char *name, bool on);
+void rbtr_graph_options_show(struct seq_file *m, const struct rbtr_trace *tr);
+int rbtr_graph_option_set(const struct rbtr_trace *tr, const char *name, bool on);
 bool rbtr_graph_skip_irqs(void);
 
 /* stack_tracer.c: the stack tracer (stack_trace, stack_max_size, ...) */

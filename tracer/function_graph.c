@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rbtrace's function graph tracer: the entry and the exit of the functions
- * of set_graph_function (else of set_ftrace_filter; never those of
- * set_ftrace_notrace), through the exported fprobe interface: an entry
- * handler and an exit handler sharing per-call entry_data. Debian's 6.1
- * has no fprobe (CONFIG_FPROBE unset): there function_graph is refused
- * (function.c).
+ * of set_graph_function (else of the tracer's set_ftrace_filter; never
+ * those of its set_ftrace_notrace), through the exported fprobe
+ * interface: an entry handler and an exit handler sharing per-call
+ * entry_data. Every tracer (the top and each instance) runs its own
+ * (struct rbtr_graph_run: its fprobes, its overrun table), recording
+ * into its own buffer, as ftrace's function_graph in an instance (6.9
+ * on); set_graph_function, set_graph_notrace, max_graph_depth,
+ * tracing_thresh and the funcgraph-* options are one set for all, as
+ * ftrace's top-level files and tracer flags. Debian's 6.1 has no fprobe
+ * (CONFIG_FPROBE unset): there function_graph is refused (function.c).
  *
  * Records: ftrace's funcgraph_entry (TRACE_GRAPH_ENT: func, depth) and
  * funcgraph_exit (TRACE_GRAPH_RET: func, [retval,] depth, overrun,
@@ -29,13 +34,13 @@
  * outermost calls alone.
  *
  * set_graph_notrace: its functions are not traced, nor the traced calls
- * made while one of them runs, as ftrace's. A second fprobe
- * (rbtr_graph_nt_fprobe) sits on them with an exit hook and nothing
+ * made while one of them runs, as ftrace's. A second fprobe of the run
+ * (nt_fp) sits on them with an exit hook and nothing
  * else: while one of its return hooks is on the task's rethook list, the
  * task is inside a notrace function, which the walk that counts the
  * depth sees (rbtr_graph_depth()). The functions themselves are left out
  * of the traced ones, or, when every function is traced, skipped by
- * their address (rbtr_graph_nt_ips, sorted, kept from start to stop).
+ * their address (the run's nt_ips, sorted, kept from start to stop).
  *
  * Overrun: a call nested in RBTR_GRAPH_DEPTH_LIMIT traced calls of its
  * task is not traced, as ftrace's when the task's return stack is full,
@@ -195,20 +200,60 @@ struct rbtr_graph_call {
 	bool	entry_written;
 };
 
-static struct rbtr_trace *rbtr_graph_tr;
 static DEFINE_PER_CPU(unsigned long, rbtr_graph_short);	/* exits under tracing_thresh */
-static bool rbtr_graph_on;
+
+/*
+ * A task's overrun, ftrace's task->trace_overrun: slot pid + 1 (0 is
+ * free). Slots are claimed with cmpxchg() and never given back while the
+ * tracer runs; a run starts with them cleared, no handler running.
+ */
+struct rbtr_graph_ovr {
+	int		key;
+	atomic_t	count;
+};
+
+/**
+ * struct rbtr_graph_run - one tracer's function_graph while it runs
+ * @fp: the graph's fprobe; its handlers find the run with container_of()
+ * @nt_fp: set_graph_notrace's fprobe: only return hooks, marking the task
+ * @tr: the tracer it records into
+ * @nt_on: @nt_fp is registered (rbtr_graph_depth() looks for its hooks)
+ * @none: every selected function taken out: no fprobe, nothing recorded
+ * @by_gf: the functions are set_graph_function's (not the filter's, not
+ *         all): funcgraph-irqs off does not skip them
+ * @nt_ips: set_graph_notrace's addresses, sorted (every function probed)
+ * @nt_nr: their number
+ * @ovr: the tasks' overruns
+ * @ovr_any: a slot was claimed: exits look
+ * @ovr_lost: overruns of tasks with no slot
+ *
+ * Made by rbtr_graph_start(), freed by rbtr_graph_stop() after both
+ * fprobes are gone and a grace period has passed: a return hook in
+ * flight calls no handler after unregister_fprobe() (rethook_free()
+ * clears it under RCU).
+ */
+struct rbtr_graph_run {
+	struct fprobe		fp;
+	struct fprobe		nt_fp;
+	struct rbtr_trace	*tr;
+	bool			nt_on;
+	bool			none;
+	bool			by_gf;
+	unsigned long		*nt_ips;
+	unsigned int		nt_nr;
+	struct rbtr_graph_ovr	ovr[RBTR_GRAPH_OVR_SLOTS];
+	atomic_t		ovr_any;
+	atomic_long_t		ovr_lost;
+};
+
+/* The top's run, for function_stats; under function.c's mutex. */
+static struct rbtr_graph_run *rbtr_graph_top_run;
+static atomic_long_t rbtr_graph_ovr_lost_done;	/* of runs ended */
 
 static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 			    struct pt_regs *regs, void *data);
 static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 				    struct pt_regs *regs, void *data);
-
-static struct fprobe rbtr_graph_fprobe = {
-	.entry_handler	= rbtr_graph_entry,
-	.exit_handler	= rbtr_graph_exit_handler,
-	.entry_data_size = sizeof(struct rbtr_graph_call),
-};
 
 static int rbtr_graph_nt_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 			       struct pt_regs *regs, void *data)
@@ -220,21 +265,6 @@ static void rbtr_graph_nt_exit(struct fprobe *fp, unsigned long ip, unsigned lon
 			       struct pt_regs *regs, void *data)
 {
 }
-
-/* set_graph_notrace's functions: their return hooks mark the task. */
-static struct fprobe rbtr_graph_nt_fprobe = {
-	.entry_handler	= rbtr_graph_nt_entry,
-	.exit_handler	= rbtr_graph_nt_exit,
-};
-
-static bool rbtr_graph_nt_on;
-/* Started with every selected function in set_graph_notrace: no fprobe. */
-static bool rbtr_graph_none;
-/* The functions are set_graph_function's (not the filter's, not all). */
-static bool rbtr_graph_by_gf;
-/* Their addresses, sorted; from rbtr_graph_start() to rbtr_graph_stop(). */
-static unsigned long *rbtr_graph_nt_ips;
-static unsigned int rbtr_graph_nt_nr;
 
 #ifdef RBTRACE_TEST_HOOKS
 static unsigned int graph_depth_limit;
@@ -255,22 +285,9 @@ static int rbtr_graph_depth_limit(void)
 }
 #endif
 
-/*
- * A task's overrun, ftrace's task->trace_overrun: slot pid + 1 (0 is
- * free). Slots are claimed with cmpxchg() and never given back while the
- * tracer runs; rbtr_graph_start() clears them with no handler running.
- */
-struct rbtr_graph_ovr {
-	int		key;
-	atomic_t	count;
-};
-
-static struct rbtr_graph_ovr rbtr_graph_ovr[RBTR_GRAPH_OVR_SLOTS];
-static atomic_t rbtr_graph_ovr_any;	/* a slot was claimed: exits look */
-static atomic_long_t rbtr_graph_ovr_lost;	/* overruns of tasks with no slot */
-
-/* The task's slot, claimed if @claim; NULL if none (table full). */
-static struct rbtr_graph_ovr *rbtr_graph_ovr_slot(int pid, bool claim)
+/* The task's slot in @g, claimed if @claim; NULL if none (table full). */
+static struct rbtr_graph_ovr *rbtr_graph_ovr_slot(struct rbtr_graph_run *g, int pid,
+						  bool claim)
 {
 	unsigned int h = hash_32(pid, ilog2(RBTR_GRAPH_OVR_SLOTS)), i;
 	struct rbtr_graph_ovr *o;
@@ -278,7 +295,7 @@ static struct rbtr_graph_ovr *rbtr_graph_ovr_slot(int pid, bool claim)
 
 	/* Bounded: a few probes, then the count is lost (counted as such). */
 	for (i = 0; i < RBTR_GRAPH_OVR_PROBES; i++) {
-		o = &rbtr_graph_ovr[(h + i) % RBTR_GRAPH_OVR_SLOTS];
+		o = &g->ovr[(h + i) % RBTR_GRAPH_OVR_SLOTS];
 		key = READ_ONCE(o->key);
 		if (key == pid + 1)
 			return o;
@@ -295,35 +312,28 @@ static struct rbtr_graph_ovr *rbtr_graph_ovr_slot(int pid, bool claim)
 }
 
 /* A call of the current task not traced: the depth limit. */
-static void rbtr_graph_overrun(void)
+static void rbtr_graph_overrun(struct rbtr_graph_run *g)
 {
-	struct rbtr_graph_ovr *o = rbtr_graph_ovr_slot(current->pid, true);
+	struct rbtr_graph_ovr *o = rbtr_graph_ovr_slot(g, current->pid, true);
 
 	if (!o) {
-		atomic_long_inc(&rbtr_graph_ovr_lost);
+		atomic_long_inc(&g->ovr_lost);
 		return;
 	}
 	atomic_inc(&o->count);
-	/* Pairs with the exits' atomic_read(): none of them looks before. */
-	atomic_set_release(&rbtr_graph_ovr_any, 1);
+	/* Pairs with the exits' atomic_read_acquire(): none of them looks before. */
+	atomic_set_release(&g->ovr_any, 1);
 }
 
 /* The current task's overrun so far: 0 until some task overran. */
-static unsigned int rbtr_graph_task_overrun(void)
+static unsigned int rbtr_graph_task_overrun(struct rbtr_graph_run *g)
 {
 	struct rbtr_graph_ovr *o;
 
-	if (!atomic_read_acquire(&rbtr_graph_ovr_any))
+	if (!atomic_read_acquire(&g->ovr_any))
 		return 0;
-	o = rbtr_graph_ovr_slot(current->pid, false);
+	o = rbtr_graph_ovr_slot(g, current->pid, false);
 	return o ? atomic_read(&o->count) : 0;
-}
-
-static void rbtr_graph_ovr_reset(void)
-{
-	memset(rbtr_graph_ovr, 0, sizeof(rbtr_graph_ovr));
-	atomic_set(&rbtr_graph_ovr_any, 0);
-	atomic_long_set(&rbtr_graph_ovr_lost, 0);
 }
 
 /*
@@ -333,22 +343,21 @@ static void rbtr_graph_ovr_reset(void)
  * functions: not traced). The walk stops at @limit: a notrace function
  * further down is not seen, and the call is an overrun, as deep.
  */
-static int rbtr_graph_depth(struct fprobe *fp, int limit)
+static int rbtr_graph_depth(struct rbtr_graph_run *g, int limit)
 {
-	struct rethook *nt = READ_ONCE(rbtr_graph_nt_fprobe.rethook);
+	struct rethook *nt = g->nt_on ? g->nt_fp.rethook : NULL;
 	struct llist_node *n = current->rethooks.first;
+	struct rethook *own = g->fp.rethook;
 	struct rethook_node *rh;
 	int depth = 0;
 
-	if (!READ_ONCE(rbtr_graph_nt_on))
-		nt = NULL;
 	/*
 	 * Interrupts on this CPU push and pop above the node we read first;
 	 * the nodes below it are the task's and stay until it returns.
 	 */
 	while (n && depth < limit) {
 		rh = container_of(n, struct rethook_node, llist);
-		if (rh->rethook == fp->rethook)
+		if (rh->rethook == own)
 			depth++;
 		else if (nt && rh->rethook == nt)
 			return -1;
@@ -358,15 +367,15 @@ static int rbtr_graph_depth(struct fprobe *fp, int limit)
 }
 
 /* Is @ip one of set_graph_notrace's? Only when every function is probed. */
-static bool rbtr_graph_nt_ip(unsigned long ip)
+static bool rbtr_graph_nt_ip(const struct rbtr_graph_run *g, unsigned long ip)
 {
-	unsigned int lo = 0, hi = rbtr_graph_nt_nr, mid;
+	unsigned int lo = 0, hi = g->nt_nr, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (rbtr_graph_nt_ips[mid] == ip)
+		if (g->nt_ips[mid] == ip)
 			return true;
-		if (rbtr_graph_nt_ips[mid] < ip)
+		if (g->nt_ips[mid] < ip)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -382,7 +391,9 @@ static bool rbtr_graph_nt_ip(unsigned long ip)
 static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 			    struct pt_regs *regs, void *data)
 {
-	struct rbt_buffer *buffer = rbtr_live_buffer(rbtr_graph_tr);
+	struct rbtr_graph_run *g = container_of(fp, struct rbtr_graph_run, fp);
+	struct rbtr_trace *tr = g->tr;
+	struct rbt_buffer *buffer = rbtr_live_buffer(tr);
 	struct rbtr_graph_call *c = data;
 	struct rbtr_graph_ent_entry *e;
 	int limit = rbtr_graph_depth_limit();
@@ -393,20 +404,20 @@ static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long r
 	 * function is set_graph_function's, as ftrace's (its TRACE_IRQ_BIT:
 	 * a set_graph_function called by an interrupt is traced).
 	 */
-	if (rbtr_fn_pid_ignored(rbtr_graph_tr) || rbtr_graph_nt_ip(ip) ||
-	    (in_hardirq() && !rbtr_graph_by_gf && rbtr_graph_skip_irqs()))
+	if (rbtr_fn_pid_ignored(tr) || rbtr_graph_nt_ip(g, ip) ||
+	    (in_hardirq() && !g->by_gf && rbtr_graph_skip_irqs()))
 		return 1;
 	max = READ_ONCE(rbtr_graph_max_depth);
-	c->depth = rbtr_graph_depth(fp, max && max < limit ? max : limit);
+	c->depth = rbtr_graph_depth(g, max && max < limit ? max : limit);
 	if (c->depth < 0 || (max && c->depth >= max))
 		return 1;
 	if (c->depth >= limit) {
-		rbtr_graph_overrun();
+		rbtr_graph_overrun(g);
 		return 1;
 	}
 	c->entry_written = false;
 	if (!rbtr_dur_thresh_ns()) {
-		e = rbtr_event_reserve_type(rbtr_graph_tr, buffer, &rbtr_graph_ent_type,
+		e = rbtr_event_reserve_type(tr, buffer, &rbtr_graph_ent_type,
 					    sizeof(*e), rbtr_trace_ctx());
 		if (e) {
 			e->func = ip;
@@ -424,7 +435,8 @@ static int rbtr_graph_entry(struct fprobe *fp, unsigned long ip, unsigned long r
 static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 				    struct pt_regs *regs, void *data)
 {
-	struct rbt_buffer *buffer = rbtr_live_buffer(rbtr_graph_tr);
+	struct rbtr_graph_run *g = container_of(fp, struct rbtr_graph_run, fp);
+	struct rbt_buffer *buffer = rbtr_live_buffer(g->tr);
 	struct rbtr_graph_call *c = data;
 	struct rbtr_graph_ret_entry *e;
 	u64 rettime = rbt_time_stamp(buffer), thresh;
@@ -436,7 +448,7 @@ static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigne
 			return;
 		}
 	}
-	e = rbtr_event_reserve_type(rbtr_graph_tr, buffer, &rbtr_graph_ret_type, sizeof(*e),
+	e = rbtr_event_reserve_type(g->tr, buffer, &rbtr_graph_ret_type, sizeof(*e),
 				    rbtr_trace_ctx());
 	if (!e)
 		return;
@@ -445,7 +457,7 @@ static void rbtr_graph_exit_handler(struct fprobe *fp, unsigned long ip, unsigne
 	e->retval = regs_return_value(regs);
 #endif
 	e->depth = c->depth;
-	e->overrun = rbtr_graph_task_overrun();
+	e->overrun = rbtr_graph_task_overrun(g);
 	e->calltime = c->calltime;
 	e->rettime = rettime;
 	rbtr_event_commit_type(buffer, e);
@@ -468,24 +480,26 @@ static unsigned int rbtr_graph_ips_less(unsigned long *sel, unsigned int n,
 }
 
 /*
- * The functions to probe: set_graph_function's, else the filter's; less
- * set_ftrace_notrace's and set_graph_notrace's (@nt, @nt_nr: kept).
+ * The functions to probe: set_graph_function's (the top's: ftrace's is
+ * one for every tracer), else the tracer's filter; less its
+ * set_ftrace_notrace's and set_graph_notrace's (@g's nt_ips, kept).
  * @nr 0: every function, unless @none (a selection all taken out).
  */
-static int rbtr_graph_ips(unsigned long **ips, unsigned int *nr, const unsigned long *nt,
-			  unsigned int nt_nr, bool *none)
+static int rbtr_graph_ips(struct rbtr_graph_run *g, unsigned long **ips, unsigned int *nr,
+			  bool *none)
 {
+	struct rbtr_fn_tracer *top = rbtr_global_trace.fn, *ft = g->tr->fn;
 	unsigned long *sel, *no;
 	unsigned int n, nn, asked;
 	int ret;
 
-	ret = rbtr_fn_sel_ips(rbtr_graph_tr->fn, RBTR_FN_GRAPH, &sel, &n);
-	rbtr_graph_by_gf = !ret && n;
+	ret = rbtr_fn_sel_ips(top, RBTR_FN_GRAPH, &sel, &n);
+	g->by_gf = !ret && n;
 	if (!ret && !n)
-		ret = rbtr_fn_sel_ips(rbtr_graph_tr->fn, RBTR_FN_FILTER, &sel, &n);
+		ret = rbtr_fn_sel_ips(ft, RBTR_FN_FILTER, &sel, &n);
 	if (ret)
 		return ret;
-	ret = rbtr_fn_sel_ips(rbtr_graph_tr->fn, RBTR_FN_NOTRACE, &no, &nn);
+	ret = rbtr_fn_sel_ips(ft, RBTR_FN_NOTRACE, &no, &nn);
 	if (ret) {
 		kvfree(sel);
 		return ret;
@@ -494,7 +508,7 @@ static int rbtr_graph_ips(unsigned long **ips, unsigned int *nr, const unsigned 
 	n = rbtr_graph_ips_less(sel, n, no, nn);
 	kvfree(no);
 	*ips = sel;
-	*nr = n ? rbtr_graph_ips_less(sel, n, nt, nt_nr) : 0;
+	*nr = n ? rbtr_graph_ips_less(sel, n, g->nt_ips, g->nt_nr) : 0;
 	/*
 	 * All of the selection in set_ftrace_notrace or set_graph_notrace:
 	 * nothing to trace, not every function.
@@ -504,84 +518,51 @@ static int rbtr_graph_ips(unsigned long **ips, unsigned int *nr, const unsigned 
 }
 
 /* set_graph_notrace's fprobe, when it has functions; its addresses kept. */
-static int rbtr_graph_nt_start(void)
+static int rbtr_graph_nt_start(struct rbtr_graph_run *g)
 {
 	int ret;
 
-	ret = rbtr_fn_sel_ips(rbtr_graph_tr->fn, RBTR_FN_GRAPH_NOTRACE, &rbtr_graph_nt_ips,
-			      &rbtr_graph_nt_nr);
-	if (ret || !rbtr_graph_nt_nr)
+	ret = rbtr_fn_sel_ips(rbtr_global_trace.fn, RBTR_FN_GRAPH_NOTRACE, &g->nt_ips,
+			      &g->nt_nr);
+	if (ret || !g->nt_nr)
 		return ret;
-	memset(&rbtr_graph_nt_fprobe.ops, 0, sizeof(rbtr_graph_nt_fprobe.ops));
-	rbtr_graph_nt_fprobe.nmissed = 0;
-	rbtr_graph_nt_fprobe.flags = 0;
-	rbtr_graph_nt_fprobe.rethook = NULL;
-	rbtr_graph_nt_fprobe.nr_maxactive = RBTR_GRAPH_MAX_ACTIVE;
-	ret = register_fprobe_ips(&rbtr_graph_nt_fprobe, rbtr_graph_nt_ips, rbtr_graph_nt_nr);
-	if (ret) {
-		kvfree(rbtr_graph_nt_ips);
-		rbtr_graph_nt_ips = NULL;
-		rbtr_graph_nt_nr = 0;
+	g->nt_fp.entry_handler = rbtr_graph_nt_entry;
+	g->nt_fp.exit_handler = rbtr_graph_nt_exit;
+	g->nt_fp.nr_maxactive = RBTR_GRAPH_MAX_ACTIVE;
+	ret = register_fprobe_ips(&g->nt_fp, g->nt_ips, g->nt_nr);
+	if (ret)
 		return ret;
-	}
 	/*
-	 * Partner: rbtr_graph_depth()'s READ_ONCE(). Set before the graph's
-	 * own fprobe is registered, whose text patching orders it (and the
-	 * rethook register_fprobe_ips() set above) before any entry runs;
-	 * cleared after that fprobe is gone (rbtr_graph_stop()).
+	 * Read by rbtr_graph_depth() without a barrier of its own: set
+	 * before the graph's own fprobe is registered, whose text patching
+	 * orders it (and the rethook register_fprobe_ips() set above)
+	 * before any entry handler of @g runs; never cleared while that
+	 * fprobe is registered (rbtr_graph_stop()).
 	 */
-	WRITE_ONCE(rbtr_graph_nt_on, true);
+	g->nt_on = true;
 	return 0;
 }
 
-/* After the graph's fprobe is gone: no entry handler reads these any more. */
-static void rbtr_graph_nt_stop(void)
+/* After the graph's fprobe is gone: no entry handler reads @g any more. */
+static void rbtr_graph_nt_stop(struct rbtr_graph_run *g)
 {
-	if (rbtr_graph_nt_on) {
-		unregister_fprobe(&rbtr_graph_nt_fprobe);
-		WRITE_ONCE(rbtr_graph_nt_on, false);
-	}
-	kvfree(rbtr_graph_nt_ips);
-	rbtr_graph_nt_ips = NULL;
-	rbtr_graph_nt_nr = 0;
+	if (g->nt_on)
+		unregister_fprobe(&g->nt_fp);
+	g->nt_on = false;
 }
 
-/**
- * rbtr_graph_start - probe the selected functions
- *
- * Called under function.c's mutex, with no tracer running.
- *
- * With nothing selected (set_graph_function and set_ftrace_filter
- * empty) every traceable function is probed, as ftrace does.
- *
- * Return: 0, or fprobe's error.
- */
-int rbtr_graph_start(void)
+static void rbtr_graph_run_free(struct rbtr_graph_run *g)
 {
-	unsigned long *ips = NULL;
-	unsigned int n;
-	bool none;
-	int ret;
+	kvfree(g->nt_ips);
+	kfree(g);
+}
 
-	ret = rbtr_graph_nt_start();
-	if (ret)
-		return ret;
-	ret = rbtr_graph_ips(&ips, &n, rbtr_graph_nt_ips, rbtr_graph_nt_nr, &none);
-	if (ret || none) {
-		/* Nothing left to trace is a tracer that records nothing, as ftrace's. */
-		kvfree(ips);
-		if (!ret)
-			rbtr_graph_on = true;
-		else
-			rbtr_graph_nt_stop();
-		rbtr_graph_none = !ret;
-		return ret;
-	}
-	rbtr_graph_ovr_reset();
-	memset(&rbtr_graph_fprobe.ops, 0, sizeof(rbtr_graph_fprobe.ops));
-	rbtr_graph_fprobe.nmissed = 0;
-	rbtr_graph_fprobe.flags = 0;
-	rbtr_graph_fprobe.rethook = NULL;
+/* Register @g's fprobe on @ips (@n), or on every function (@n 0). */
+static int rbtr_graph_register(struct rbtr_graph_run *g, unsigned long *ips, unsigned int n)
+{
+	g->fp.entry_handler = rbtr_graph_entry;
+	g->fp.exit_handler = rbtr_graph_exit_handler;
+	g->fp.entry_data_size = sizeof(struct rbtr_graph_call);
 	if (!n) {
 		/*
 		 * Nothing selected: every traceable function, as ftrace's
@@ -589,80 +570,125 @@ int rbtr_graph_start(void)
 		 * flight are bounded by the pool; a call that finds it empty
 		 * is counted in "graph missed" and not recorded.
 		 */
-		rbtr_graph_fprobe.nr_maxactive = RBTR_GRAPH_MAX_ACTIVE_ALL;
-		ret = register_fprobe(&rbtr_graph_fprobe, "*", NULL);
-	} else {
-		/*
-		 * Not two per function and CPU: fprobe takes a hook at every
-		 * entry before set_ftrace_pid is looked at, and each task
-		 * asleep in a traced call keeps its own: 20 readers blocked
-		 * in ksys_read > vfs_read empty a pool of 8 (function/graph).
-		 */
-		rbtr_graph_fprobe.nr_maxactive = clamp_t(unsigned int, n * num_possible_cpus() * 2,
-							 RBTR_GRAPH_MAX_ACTIVE,
-							 RBTR_GRAPH_MAX_ACTIVE_ALL);
-		ret = register_fprobe_ips(&rbtr_graph_fprobe, ips, n);
+		g->fp.nr_maxactive = RBTR_GRAPH_MAX_ACTIVE_ALL;
+		return register_fprobe(&g->fp, "*", NULL);
 	}
-	kvfree(ips);
-	if (!ret)
-		rbtr_graph_on = true;
-	else
-		rbtr_graph_nt_stop();
-	return ret;
+	/*
+	 * Not two per function and CPU: fprobe takes a hook at every entry
+	 * before set_ftrace_pid is looked at, and each task asleep in a
+	 * traced call keeps its own: 20 readers blocked in ksys_read >
+	 * vfs_read empty a pool of 8 (function/graph).
+	 */
+	g->fp.nr_maxactive = clamp_t(unsigned int, n * num_possible_cpus() * 2,
+				     RBTR_GRAPH_MAX_ACTIVE, RBTR_GRAPH_MAX_ACTIVE_ALL);
+	return register_fprobe_ips(&g->fp, ips, n);
 }
 
 /**
- * rbtr_graph_stop - remove the probes; waits for the handlers in flight
+ * rbtr_graph_start - probe the selected functions for a tracer
+ * @ft: the tracer's function state: its run is kept there
+ *
+ * Called under function.c's mutex, with no tracer of @ft running.
+ *
+ * With nothing selected (set_graph_function and the tracer's
+ * set_ftrace_filter empty) every traceable function is probed, as
+ * ftrace does.
+ *
+ * Return: 0, -ENOMEM, or fprobe's error.
  */
-void rbtr_graph_stop(void)
+int rbtr_graph_start(struct rbtr_fn_tracer *ft)
 {
-	if (!rbtr_graph_on)
+	struct rbtr_graph_run *g;
+	unsigned long *ips = NULL;
+	unsigned int n;
+	bool none;
+	int ret;
+
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return -ENOMEM;
+	g->tr = ft->tr;
+	ret = rbtr_graph_nt_start(g);
+	if (!ret)
+		ret = rbtr_graph_ips(g, &ips, &n, &none);
+	/* Nothing left to trace is a tracer that records nothing, as ftrace's. */
+	if (!ret && none)
+		g->none = true;
+	else if (!ret)
+		ret = rbtr_graph_register(g, ips, n);
+	kvfree(ips);
+	if (ret) {
+		rbtr_graph_nt_stop(g);
+		rbtr_graph_run_free(g);
+		return ret;
+	}
+	ft->graph = g;
+	if (ft->tr == &rbtr_global_trace)
+		rbtr_graph_top_run = g;
+	return 0;
+}
+
+/**
+ * rbtr_graph_stop - remove a tracer's probes; waits for the handlers in flight
+ * @ft: the tracer's function state, its graph running
+ */
+void rbtr_graph_stop(struct rbtr_fn_tracer *ft)
+{
+	struct rbtr_graph_run *g = ft->graph;
+
+	if (!g)
 		return;
-	if (!rbtr_graph_none)
-		unregister_fprobe(&rbtr_graph_fprobe);
-	rbtr_graph_on = false;
-	rbtr_graph_none = false;
-	rbtr_graph_nt_stop();
+	if (!g->none)
+		unregister_fprobe(&g->fp);
+	rbtr_graph_nt_stop(g);
+	ft->graph = NULL;
+	if (rbtr_graph_top_run == g)
+		rbtr_graph_top_run = NULL;
+	atomic_long_add(atomic_long_read(&g->ovr_lost), &rbtr_graph_ovr_lost_done);
+	/*
+	 * unregister_fprobe() waited for the entry handlers; an exit whose
+	 * return hook fires now finds its rethook's handler cleared under
+	 * RCU (rethook_free()): after a grace period none reads @g.
+	 */
+	synchronize_rcu();
+	rbtr_graph_run_free(g);
 }
 
 /**
  * rbtr_graph_show_stats - the graph tracer's counts, for function_stats
  * @m: the file
+ *
+ * Under function.c's mutex: the top's run does not go meanwhile.
  */
 void rbtr_graph_show_stats(struct seq_file *m)
 {
+	struct rbtr_graph_run *g = rbtr_graph_top_run;
 	unsigned long sum = 0;
+	long lost;
 	int cpu;
 
-	seq_printf(m, "graph missed: %lu\n",
-		   rbtr_graph_on && !rbtr_graph_none ? READ_ONCE(rbtr_graph_fprobe.nmissed) : 0UL);
+	seq_printf(m, "graph missed: %lu\n", g && !g->none ? READ_ONCE(g->fp.nmissed) : 0UL);
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(rbtr_graph_short, cpu);
 	seq_printf(m, "graph under tracing_thresh: %lu\n", sum);
-	seq_printf(m, "graph overrun lost: %ld\n", atomic_long_read(&rbtr_graph_ovr_lost));
-}
-
-static void rbtr_graph_set_tr(struct rbtr_trace *tr)
-{
-	rbtr_graph_tr = tr;
+	lost = atomic_long_read(&rbtr_graph_ovr_lost_done);
+	if (g)
+		lost += atomic_long_read(&g->ovr_lost);
+	seq_printf(m, "graph overrun lost: %ld\n", lost);
 }
 
 #else /* !CONFIG_FPROBE */
 
-int rbtr_graph_start(void)
+int rbtr_graph_start(struct rbtr_fn_tracer *ft)
 {
 	return -EOPNOTSUPP;
 }
 
-void rbtr_graph_stop(void)
+void rbtr_graph_stop(struct rbtr_fn_tracer *ft)
 {
 }
 
 void rbtr_graph_show_stats(struct seq_file *m)
-{
-}
-
-static void rbtr_graph_set_tr(struct rbtr_trace *tr)
 {
 }
 
@@ -721,7 +747,6 @@ int rbtr_graph_init(struct rbtr_trace *tr)
 {
 	int ret;
 
-	rbtr_graph_set_tr(tr);
 	ret = rbtr_event_register(&rbtr_graph_ent_type);
 	if (ret)
 		return ret;

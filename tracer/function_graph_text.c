@@ -562,8 +562,9 @@ static const struct file_operations rbtr_graph_opt_fops = {
 };
 
 /**
- * rbtr_graph_option_files - options/funcgraph-* in the top's options/
- * @tr: the top tracer
+ * rbtr_graph_option_files - options/funcgraph-* in a tracer's options/
+ * @tr: the tracer (the options are one set for every tracer, as
+ *      ftrace's tracer flags: each tracer's files show and set them)
  */
 void rbtr_graph_option_files(struct rbtr_trace *tr)
 {
@@ -580,16 +581,17 @@ void rbtr_graph_option_files(struct rbtr_trace *tr)
 
 /**
  * rbtr_graph_options_show - the funcgraph-* lines of trace_options
- * @m: the top's trace_options
+ * @m: a tracer's trace_options
+ * @tr: the tracer
  *
  * As ftrace's: a tracer's options are listed while it is the current one.
  */
-void rbtr_graph_options_show(struct seq_file *m)
+void rbtr_graph_options_show(struct seq_file *m, const struct rbtr_trace *tr)
 {
 	unsigned long f = READ_ONCE(rbtr_graph_opts);
 	unsigned int o;
 
-	if (rbtr_current_tracer(&rbtr_global_trace) != RBTR_TRACER_GRAPH)
+	if (rbtr_current_tracer(tr) != RBTR_TRACER_GRAPH)
 		return;
 	for (o = 0; o < RBTR_GRAPH_NR_OPTS; o++)
 		if (rbtr_graph_opt_offered(o))
@@ -598,6 +600,8 @@ void rbtr_graph_options_show(struct seq_file *m)
 
 /**
  * rbtr_graph_option_set - a trace_options write naming a funcgraph-* option
+ * @tr: the tracer of the trace_options written (the options are one set
+ *      for every tracer, as ftrace's tracer flags)
  * @name: the name, "no" stripped
  * @on: its new value
  *
@@ -606,11 +610,11 @@ void rbtr_graph_options_show(struct seq_file *m)
  * Return: 0, or -ENOENT if @name is none of them (or the tracer is not
  * function_graph).
  */
-int rbtr_graph_option_set(const char *name, bool on)
+int rbtr_graph_option_set(const struct rbtr_trace *tr, const char *name, bool on)
 {
 	unsigned int o;
 
-	if (rbtr_current_tracer(&rbtr_global_trace) != RBTR_TRACER_GRAPH)
+	if (rbtr_current_tracer(tr) != RBTR_TRACER_GRAPH)
 		return -ENOENT;
 	for (o = 0; o < RBTR_GRAPH_NR_OPTS; o++) {
 		if (rbtr_graph_opt_offered(o) && !strcmp(name, rbtr_graph_opt_names[o])) {

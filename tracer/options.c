@@ -137,8 +137,7 @@ static int rbtr_trace_options_show(struct seq_file *m, void *v)
 	if (tr == &rbtr_global_trace)
 		rbtr_stack_options_show(m);
 	seq_printf(m, "%sfunc_stack_trace\n", rbtr_get_func_stack(tr) ? "" : "no");
-	if (tr == &rbtr_global_trace)
-		rbtr_graph_options_show(m);
+	rbtr_graph_options_show(m, tr);
 	/* event-fork, function-fork */
 	rbtr_pid_options_show(tr, m);
 	return 0;
@@ -156,9 +155,9 @@ static int rbtr_other_option_set(struct rbtr_trace *tr, const char *name, bool o
 {
 	int ret = tr == &rbtr_global_trace ? rbtr_stack_option_set(name, on) : -ENOENT;
 
-	/* funcgraph-*: function_graph's, while it is current (ftrace's rule). */
-	if (ret == -ENOENT && tr == &rbtr_global_trace)
-		ret = rbtr_graph_option_set(name, on);
+	/* funcgraph-*: function_graph's, while it is the tracer's (ftrace's rule). */
+	if (ret == -ENOENT)
+		ret = rbtr_graph_option_set(tr, name, on);
 
 	/* event-fork, function-fork: pid.c's (trace-cmd record -c). */
 	return ret == -ENOENT ? rbtr_pid_option_set(tr, name, on) : ret;
