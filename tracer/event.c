@@ -73,9 +73,30 @@ static void rbtr_test_cpumask_step(void)
 		fsleep(us);
 }
 
+/*
+ * The ids of rbtrace's own range a test build gives: fewer make a test
+ * that goes round the range (kprobes/kprobe-cycles.tc) shorter.
+ */
+static unsigned int dyn_ids;
+module_param(dyn_ids, uint, 0400);
+MODULE_PARM_DESC(dyn_ids,
+		 "test builds: rbtrace's own event ids, from 65535 down (0: all 16,384)");
+
+static unsigned int rbtr_dyn_bottom(void)
+{
+	unsigned int all = RBTR_EVENT_DYN_TOP - RBTR_EVENT_DYN_BOTTOM + 1;
+
+	return dyn_ids && dyn_ids < all ? RBTR_EVENT_DYN_TOP - dyn_ids + 1 :
+					  RBTR_EVENT_DYN_BOTTOM;
+}
 #else
 static inline void rbtr_test_cpumask_step(void)
 {
+}
+
+static inline unsigned int rbtr_dyn_bottom(void)
+{
+	return RBTR_EVENT_DYN_BOTTOM;
 }
 #endif
 
@@ -102,13 +123,13 @@ static inline void rbtr_test_cpumask_step(void)
  */
 static int rbtr_event_assign_id(struct rbtr_event_type *type)
 {
-	unsigned int id = rbtr_next_id, n;
+	unsigned int id = rbtr_next_id, bottom = rbtr_dyn_bottom(), n;
 
 	if (type->id)
 		return xa_load(&rbtr_event_ids, type->id) ? -EEXIST : 0;
 	/* Each id of the range once at most: -ENOSPC only when all are taken. */
-	for (n = 0; n <= RBTR_EVENT_DYN_TOP - RBTR_EVENT_DYN_BOTTOM; n++, id--) {
-		if (id < RBTR_EVENT_DYN_BOTTOM)
+	for (n = 0; n <= RBTR_EVENT_DYN_TOP - bottom; n++, id--) {
+		if (id < bottom)
 			id = RBTR_EVENT_DYN_TOP;
 		if (!xa_load(&rbtr_event_ids, id)) {
 			type->id = id;
