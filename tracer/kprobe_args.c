@@ -7,9 +7,10 @@
  * kernel's own kprobe event of the same definition.
  *
  *	[NAME=]FETCHARG[:TYPE]
- *	FETCHARG: %REG, $argN, $retval, $stack, $stackN, $comm, \IMM,
+ *	FETCHARG: %REG, $argN, $retval, $stack, $stackN, $comm, \IMM, @ADDR,
  *		  +|-OFF(FETCHARG)
- *	TYPE:	  u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64 string
+ *	TYPE:	  u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64 char symbol
+ *		  string ustring symstr, bW@O/S (a bitfield); TYPE[N] an array
  *
  * Fetching runs in the probe's handler, in any context (NMI included):
  * memory is read only through the *_nofault copies, nothing is allocated
@@ -17,44 +18,18 @@
  */
 #include <linux/kernel.h>
 #include <linux/ctype.h>
+#include <linux/kallsyms.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include <linux/ptrace.h>
-#include <linux/seq_buf.h>
 #include "event.h"
 #include "kprobe.h"
+#include "kprobe_internal.h"
 
-#define RBTR_KP_FAULT_STRING	"(fault)"
 /* ftrace's KRETPROBE_MAXACTIVE_MAX (not in a header) */
 #define RBTR_KP_MAXACTIVE_MAX	4096
-
-#define RBTR_KP_INT(n, ft, f, sz, sg, hx) \
-	{ .name = (n), .fmttype = (ft), .fmt = (f), .size = (sz), \
-	  .is_signed = (sg), .is_hex = (hx) }
-
-/*
- * ftrace's probe_fetch_types[], as far as rbtrace fetches them. The
- * 64-bit conversions are ftrace's "%Lu", "%Ld", "0x%Lx", spelt with
- * '\114' for the 'L': only a format file prints them.
- */
-static const struct rbtr_kp_ftype rbtr_kp_types[] = {
-	{ .name = "string", .fmttype = "__data_loc char[]", .fmt = "\\\"%s\\\"",
-	  .size = 4, .is_signed = true, .is_string = true },
-	RBTR_KP_INT("u8", "u8", "%u", 1, false, false),
-	RBTR_KP_INT("u16", "u16", "%u", 2, false, false),
-	RBTR_KP_INT("u32", "u32", "%u", 4, false, false),
-	RBTR_KP_INT("u64", "u64", "%\114u", 8, false, false),
-	RBTR_KP_INT("s8", "s8", "%d", 1, true, false),
-	RBTR_KP_INT("s16", "s16", "%d", 2, true, false),
-	RBTR_KP_INT("s32", "s32", "%d", 4, true, false),
-	RBTR_KP_INT("s64", "s64", "%\114d", 8, true, false),
-	RBTR_KP_INT("x8", "u8", "0x%x", 1, false, true),
-	RBTR_KP_INT("x16", "u16", "0x%x", 2, false, true),
-	RBTR_KP_INT("x32", "u32", "0x%x", 4, false, true),
-	RBTR_KP_INT("x64", "u64", "0x%\114x", 8, false, true),
-};
 
 /* ftrace's default: x64 (x32 on 32-bit kernels). */
 #define RBTR_KP_DEFAULT_TYPE	(BITS_PER_LONG == 64 ? "x64" : "x32")
@@ -89,16 +64,6 @@ static int rbtr_kp_reg_offset(const char *name)
 	return -EINVAL;
 }
 #endif
-
-static const struct rbtr_kp_ftype *rbtr_kp_find_type(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(rbtr_kp_types); i++)
-		if (!strcmp(rbtr_kp_types[i].name, name))
-			return &rbtr_kp_types[i];
-	return NULL;
-}
 
 /* ftrace's is_good_name(): a C identifier. */
 static bool rbtr_kp_good_name(const char *name)
@@ -264,6 +229,16 @@ static int rbtr_kp_parse_fetch(struct rbtr_kp_arg *arg, char *s, bool is_return,
 	case '\\':
 		arg->base = RBTR_KP_IMM;
 		return kstrtoul(s + 1, 0, &arg->param) ? -EINVAL : 0;
+	case '@':
+		/*
+		 * @ADDR: the memory at an address, ftrace's IMM then DEREF.
+		 * @SYM would need kallsyms_lookup_name(), not exported.
+		 */
+		if (!isdigit(s[1]) || arg->nr_deref >= RBTR_KP_MAX_DEREF)
+			return -EINVAL;
+		arg->base = RBTR_KP_IMM;
+		arg->off[arg->nr_deref++] = 0;
+		return kstrtoul(s + 1, 0, &arg->param) ? -EINVAL : 0;
 	case '+':
 	case '-':
 		open = strchr(s, '(');
@@ -282,16 +257,37 @@ static int rbtr_kp_parse_fetch(struct rbtr_kp_arg *arg, char *s, bool is_return,
 	}
 }
 
+/*
+ * Does @arg's fetch suit its type? As ftrace's parse_probe_arg_type() and
+ * finalize_fetch_insn(): $comm only as "string"; a string read at an
+ * address; a symstr of a value (not $stack, \IMM, $comm); an array read
+ * from memory, never a symstr.
+ */
+static bool rbtr_kp_type_fits(const struct rbtr_kp_arg *arg)
+{
+	const struct rbtr_kp_xtype *x = rbtr_kp_x(arg);
+
+	if (arg->base == RBTR_KP_COMM)
+		return x->kind == RBTR_KP_K_STRING && !x->count && !arg->nr_deref;
+	if (x->count && (!arg->nr_deref || x->kind == RBTR_KP_K_SYMSTR))
+		return false;
+	if (x->kind == RBTR_KP_K_SYMSTR)
+		return arg->nr_deref ||
+		       (arg->base != RBTR_KP_STACK && arg->base != RBTR_KP_IMM);
+	return !x->t.is_string || arg->nr_deref;
+}
+
 /**
  * rbtr_kp_parse_arg - parse one fetch argument of a probe definition
- * @arg: filled in; its strings are allocated (rbtr_kp_free_arg())
+ * @arg: filled in; its strings and type are allocated (rbtr_kp_free_arg())
  * @text: "[NAME=]FETCHARG[:TYPE]"
  * @idx: its index from 0 (the default name is "arg<idx + 1>")
  * @is_return: of a kretprobe ($retval allowed, $argN not)
  * @at_entry: the probe is at a function's entry ($argN allowed)
  *
  * Return: 0; -EINVAL for bad syntax, a bad name, an unknown register,
- * variable or type, a fetch the type does not allow; -ENOMEM.
+ * variable or type, a bad bitfield or array, a fetch the type does not
+ * allow; -ENOMEM.
  */
 int rbtr_kp_parse_arg(struct rbtr_kp_arg *arg, const char *text, unsigned int idx,
 		      bool is_return, bool at_entry)
@@ -323,16 +319,12 @@ int rbtr_kp_parse_arg(struct rbtr_kp_arg *arg, const char *text, unsigned int id
 	ret = rbtr_kp_parse_fetch(arg, fetch, is_return, at_entry);
 	if (ret)
 		goto fail;
-	ret = -EINVAL;
 	if (!colon)
 		colon = arg->base == RBTR_KP_COMM ? "string" : RBTR_KP_DEFAULT_TYPE;
-	arg->type = rbtr_kp_find_type(colon);
-	if (!arg->type)
-		goto fail;
-	/* A string is read at an address (+OFF(...)), or is $comm; $comm only that. */
-	if (arg->type->is_string && arg->base != RBTR_KP_COMM && !arg->nr_deref)
-		goto fail;
-	if (arg->base == RBTR_KP_COMM && (!arg->type->is_string || arg->nr_deref))
+	ret = rbtr_kp_parse_type(arg, colon);
+	if (!ret && !rbtr_kp_type_fits(arg))
+		ret = -EINVAL;
+	if (ret)
 		goto fail;
 	kfree(fetch);
 	return 0;
@@ -348,65 +340,20 @@ fail:
  */
 void rbtr_kp_free_arg(struct rbtr_kp_arg *arg)
 {
+	rbtr_kp_free_type(arg);
 	kfree(arg->name);
 	kfree(arg->comm);
 	arg->name = NULL;
 	arg->comm = NULL;
 }
 
-/**
- * rbtr_kp_arg_field - the format file's field of an argument
- * @arg: the argument, its @offset set
- * @f: filled in; its strings point into @arg and its type
+/*
+ * ftrace's probe_mem_read(): below TASK_SIZE is user memory; @user (a
+ * ustring's probe_mem_read_user()) reads user memory wherever.
  */
-void rbtr_kp_arg_field(const struct rbtr_kp_arg *arg, struct rbtr_field *f)
+static int rbtr_kp_read(void *dst, unsigned long addr, size_t size, bool user)
 {
-	const struct rbtr_kp_ftype *t = arg->type;
-
-	f->type = t->fmttype;
-	f->name = arg->name;
-	f->offset = arg->offset;
-	f->size = t->size;
-	f->is_signed = t->is_signed;
-	f->kind = t->is_string ? RBTR_FIELD_STRLOC : t->is_hex ? RBTR_FIELD_HEX : RBTR_FIELD_NUM;
-}
-
-/**
- * rbtr_kp_print_fmt - the "print fmt:" of a probe, as ftrace's __set_print_fmt()
- * @args: its arguments
- * @nr: their number
- * @is_return: a kretprobe
- *
- * Return: the string (kfree()), or NULL when out of memory.
- */
-char *rbtr_kp_print_fmt(const struct rbtr_kp_arg *args, unsigned int nr, bool is_return)
-{
-	struct seq_buf s;
-	unsigned int i, size = 64;
-	char *buf;
-
-	for (i = 0; i < nr; i++)
-		size += 2 * strlen(args[i].name) + strlen(args[i].type->fmt) + 20;
-	buf = kmalloc(size, GFP_KERNEL);
-	if (!buf)
-		return NULL;
-	seq_buf_init(&s, buf, size);
-	seq_buf_printf(&s, "\"%s", is_return ? "(%lx <- %lx)" : "(%lx)");
-	for (i = 0; i < nr; i++)
-		seq_buf_printf(&s, " %s=%s", args[i].name, args[i].type->fmt);
-	seq_buf_printf(&s, "\"%s", is_return ? ", REC->__probe_func, REC->__probe_ret_ip" :
-		       ", REC->__probe_ip");
-	for (i = 0; i < nr; i++)
-		seq_buf_printf(&s, args[i].type->is_string ? ", __get_str(%s)" : ", REC->%s",
-			       args[i].name);
-	seq_buf_str(&s);
-	return buf;
-}
-
-/* ftrace's probe_mem_read(): below TASK_SIZE is user memory. */
-static int rbtr_kp_read(void *dst, unsigned long addr, size_t size)
-{
-	if (addr < TASK_SIZE)
+	if (user || addr < TASK_SIZE)
 		return copy_from_user_nofault(dst, (const void __user *)addr, size);
 	return copy_from_kernel_nofault(dst, (const void *)addr, size);
 }
@@ -416,7 +363,8 @@ static int rbtr_kp_read(void *dst, unsigned long addr, size_t size)
  * a page at most at a time so that no read crosses into a page the
  * string does not reach. Return: its length with the NUL, 0 on a fault.
  */
-static unsigned int rbtr_kp_read_string(char *dst, unsigned long addr, unsigned int max)
+static unsigned int rbtr_kp_read_string(char *dst, unsigned long addr, unsigned int max,
+					bool user)
 {
 	unsigned int done = 0, n;
 	char *nul;
@@ -424,7 +372,7 @@ static unsigned int rbtr_kp_read_string(char *dst, unsigned long addr, unsigned 
 	while (done < max - 1) {
 		n = min_t(unsigned long, max - 1 - done,
 			  PAGE_SIZE - offset_in_page(addr + done));
-		if (rbtr_kp_read(dst + done, addr + done, n))
+		if (rbtr_kp_read(dst + done, addr + done, n, user))
 			return 0;
 		nul = memchr(dst + done, '\0', n);
 		if (nul)
@@ -455,58 +403,147 @@ static unsigned long rbtr_kp_base_value(const struct rbtr_kp_arg *arg, struct pt
 	}
 }
 
-/* memcpy: fields of a probe's record are packed, at any alignment. */
-static void rbtr_kp_store_int(void *dst, unsigned long val, unsigned int size)
+/*
+ * The base value through every dereference but the outermost, which the
+ * caller does as its type wants (@arg->off[0]). Return: 0, or a fault.
+ */
+static int rbtr_kp_walk(const struct rbtr_kp_arg *arg, struct pt_regs *regs,
+			unsigned long *val)
 {
-	union { u8 b; u16 h; u32 w; u64 d; } v;
+	int i;
 
-	switch (size) {
-	case 1:
-		v.b = val;
-		break;
-	case 2:
-		v.h = val;
-		break;
-	case 4:
-		v.w = val;
-		break;
-	default:
-		v.d = val;
-		break;
-	}
-	memcpy(dst, &v, size);
+	*val = rbtr_kp_base_value(arg, regs);
+	for (i = arg->nr_deref - 1; i > 0; i--)
+		if (rbtr_kp_read(val, *val + arg->off[i], sizeof(*val), false))
+			return -EFAULT;
+	return 0;
 }
 
 /*
- * The value of @arg into @dst (its type's size), or for a string the
- * address of the string into @addr. Dereferences go innermost first; the
- * last reads the type's size, or gives a string its address. A fault
- * stores zero, or leaves the string without an address (@addr 0).
+ * Store @val in @size bytes at @dst, a bitfield's bits only (ftrace's
+ * fetch_apply_bitfield(): shifted in the container's width). memcpy:
+ * fields of a probe's record are packed, at any alignment.
  */
-static void rbtr_kp_fetch_one(const struct rbtr_kp_arg *arg, struct pt_regs *regs,
-			      void *dst, unsigned long *addr)
+static void rbtr_kp_store_int(void *dst, u64 val, const struct rbtr_kp_xtype *x)
 {
-	unsigned long val = rbtr_kp_base_value(arg, regs);
-	unsigned int size = arg->type->size;
-	int i;
+	union { u8 b; u16 h; u32 w; u64 d; } v;
 
-	for (i = arg->nr_deref - 1; i > 0; i--)
-		if (rbtr_kp_read(&val, val + arg->off[i], sizeof(val)))
-			goto fault;
-	if (arg->type->is_string) {
-		*addr = val + arg->off[0];
+	switch (x->esize) {
+	case 1:
+		v.b = (u8)(val << x->lshift) >> x->rshift;
+		break;
+	case 2:
+		v.h = (u16)(val << x->lshift) >> x->rshift;
+		break;
+	case 4:
+		v.w = (u32)(val << x->lshift) >> x->rshift;
+		break;
+	default:
+		v.d = (val << x->lshift) >> x->rshift;
+		break;
+	}
+	memcpy(dst, &v, x->esize);
+}
+
+/*
+ * An argument other than a string into @dst: the value itself, or what
+ * is read at the last dereference, element by element for an array. A
+ * fault stores zero.
+ */
+static void rbtr_kp_fetch_val(const struct rbtr_kp_arg *arg, const struct rbtr_kp_xtype *x,
+			      struct pt_regs *regs, void *dst)
+{
+	unsigned int i, n = x->count ?: 1;
+	unsigned long val;
+	u64 v;
+
+	if (rbtr_kp_walk(arg, regs, &val)) {
+		memset(dst, 0, x->t.size);
 		return;
 	}
 	if (!arg->nr_deref) {
-		rbtr_kp_store_int(dst, val, size);
+		rbtr_kp_store_int(dst, val, x);
 		return;
 	}
-	if (!rbtr_kp_read(dst, val + arg->off[0], size))
-		return;
-fault:
-	*addr = 0;
-	if (!arg->type->is_string)
-		memset(dst, 0, size);
+	for (i = 0; i < n; i++) {
+		if (rbtr_kp_read(&v, val + arg->off[0] + i * x->esize, x->esize, false))
+			v = 0;
+		rbtr_kp_store_int(dst + i * x->esize, rbtr_kp_load(&v, x->esize, false), x);
+	}
+}
+
+/*
+ * Element @i of a string argument into @dst (@max bytes): a string at
+ * the last dereference's address or, for an array, at the @i-th pointer
+ * there (ftrace's FETCH_OP_LP_ARRAY); a symstr's "sym+off/size" of the
+ * value. Return: its length with the NUL, 0 on a fault.
+ */
+static unsigned int rbtr_kp_fetch_str(const struct rbtr_kp_arg *arg,
+				      const struct rbtr_kp_xtype *x, struct pt_regs *regs,
+				      unsigned int i, char *dst, unsigned int max)
+{
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned long val;
+	int len;
+
+	if (arg->base == RBTR_KP_COMM) {
+		max = min_t(unsigned int, max, TASK_COMM_LEN);
+		len = strscpy(dst, current->comm, max);
+		return len < 0 ? max : len + 1;
+	}
+	if (rbtr_kp_walk(arg, regs, &val))
+		return 0;
+	if (x->kind == RBTR_KP_K_SYMSTR) {
+		if (arg->nr_deref &&
+		    rbtr_kp_read(&val, val + arg->off[0], sizeof(val), false))
+			return 0;
+		len = sprint_symbol(sym, val);
+		if (len < 0)
+			return 0;
+		len = strscpy(dst, sym, max);
+		return len < 0 ? max : len + 1;
+	}
+	if (!x->count)
+		val += arg->off[0];
+	else if (rbtr_kp_read(&val, val + arg->off[0] + i * sizeof(long), sizeof(val), false))
+		return 0;
+	return rbtr_kp_read_string(dst, val, max, x->kind == RBTR_KP_K_USTRING);
+}
+
+/*
+ * ftrace stores a symstr without its NUL (fetch_store_symstring() counts
+ * sprint_symbol()'s length), so that the next string overwrites it, and
+ * leaves its __data_loc's length at what is left of the dynamic area,
+ * sized with the NULs: a symstr prints with the strings after it, in
+ * trace and in trace-cmd. The same lengths here, once all are fetched.
+ */
+static void rbtr_kp_symstr_locs(const struct rbtr_kp_arg *args, unsigned int nr, void *rec)
+{
+	unsigned int pass, i, j, n, left = 0;
+	bool sym;
+	u32 loc;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < nr; i++) {
+			const struct rbtr_kp_xtype *x = rbtr_kp_x(&args[i]);
+
+			for (j = 0; x->t.is_string && j < (x->count ?: 1); j++) {
+				memcpy(&loc, rec + args[i].offset + j * sizeof(loc), sizeof(loc));
+				n = loc >> 16;
+				sym = n && x->kind == RBTR_KP_K_SYMSTR;
+				if (!pass) {
+					left += n + sym;
+					continue;
+				}
+				if (sym) {
+					loc = left << 16 | (loc & 0xffff);
+					memcpy(rec + args[i].offset + j * sizeof(loc), &loc,
+					       sizeof(loc));
+				}
+				left -= n;
+			}
+		}
+	}
 }
 
 /**
@@ -519,7 +556,8 @@ fault:
  * @room: the size of @rec
  *
  * Strings are appended after @fixed and cut to fit @room; one that
- * faulted has a __data_loc of length 0, as ftrace's.
+ * faulted has a __data_loc of length 0, as ftrace's. An array of strings
+ * has a __data_loc per element.
  *
  * Return: the size of the record.
  */
@@ -527,95 +565,35 @@ unsigned int rbtr_kp_fetch_args(const struct rbtr_kp_arg *args, unsigned int nr,
 				struct pt_regs *regs, void *rec, unsigned int fixed,
 				unsigned int room)
 {
-	unsigned int i, len, end = fixed;
-	unsigned long addr;
+	unsigned int i, j, len, end = fixed, nul = 0;
+	bool symstr = false;
 	u32 loc;
 
 	for (i = 0; i < nr; i++) {
+		const struct rbtr_kp_xtype *x = rbtr_kp_x(&args[i]);
 		void *dst = rec + args[i].offset;
 
-		rbtr_kp_fetch_one(&args[i], regs, dst, &addr);
-		if (!args[i].type->is_string)
+		if (!x->t.is_string) {
+			rbtr_kp_fetch_val(&args[i], x, regs, dst);
 			continue;
-		len = 0;
-		if (end < room) {
-			if (args[i].base == RBTR_KP_COMM) {
-				len = min_t(unsigned int, room - end, TASK_COMM_LEN);
-				len = strscpy(rec + end, current->comm, len);
-				len = (int)len < 0 ? room - end : len + 1;
-			} else if (addr) {
-				len = rbtr_kp_read_string(rec + end, addr,
-							  min(room - end, RBTR_KP_STR_MAX));
-			}
 		}
-		loc = len << 16 | end;
-		memcpy(dst, &loc, sizeof(loc));
-		end += len;
+		for (j = 0; j < (x->count ?: 1); j++) {
+			len = 0;
+			if (end < room)
+				len = rbtr_kp_fetch_str(&args[i], x, regs, j, rec + end,
+							min(room - end, RBTR_KP_STR_MAX));
+			if (len) {
+				/* A symstr's NUL: the next string's, or kept at the end */
+				nul = x->kind == RBTR_KP_K_SYMSTR;
+				len -= nul;
+				symstr |= nul;
+			}
+			loc = len << 16 | end;
+			memcpy(dst + j * sizeof(loc), &loc, sizeof(loc));
+			end += len;
+		}
 	}
-	return end;
-}
-
-static void rbtr_kp_print_one(struct seq_buf *s, const struct rbtr_kp_arg *arg,
-			      const void *rec, unsigned int len)
-{
-	const struct rbtr_kp_ftype *t = arg->type;
-	const void *p = rec + arg->offset;
-	union { s8 b; s16 h; s32 w; u64 d; } u = { .d = 0 };
-	unsigned int off, n;
-	u64 v;
-	u32 loc;
-
-	if (t->is_string) {
-		memcpy(&loc, p, sizeof(loc));
-		off = loc & 0xffff;
-		n = loc >> 16;
-		if (!n || off + n > len)
-			seq_buf_printf(s, "%s", RBTR_KP_FAULT_STRING);
-		else
-			seq_buf_printf(s, "\"%.*s\"", (int)strnlen(rec + off, n),
-				       (const char *)rec + off);
-		return;
-	}
-	memcpy(&u, p, t->size);
-	switch (t->size) {
-	case 1:
-		v = t->is_signed ? (u64)(s64)u.b : (u8)u.b;
-		break;
-	case 2:
-		v = t->is_signed ? (u64)(s64)u.h : (u16)u.h;
-		break;
-	case 4:
-		v = t->is_signed ? (u64)(s64)u.w : (u32)u.w;
-		break;
-	default:
-		v = u.d;
-		break;
-	}
-	if (t->is_hex)
-		seq_buf_printf(s, "0x%llx", v);
-	else if (t->is_signed)
-		seq_buf_printf(s, "%lld", (s64)v);
-	else
-		seq_buf_printf(s, "%llu", v);
-}
-
-/**
- * rbtr_kp_print_args - " name=value" for each argument, as ftrace prints them
- * @s: where to print
- * @args: the probe's arguments
- * @nr: their number
- * @rec: the record
- * @len: its size in the buffer
- */
-void rbtr_kp_print_args(struct seq_buf *s, const struct rbtr_kp_arg *args,
-			unsigned int nr, const void *rec, unsigned int len)
-{
-	unsigned int i;
-
-	for (i = 0; i < nr; i++) {
-		if (args[i].offset + args[i].type->size > len)
-			break;
-		seq_buf_printf(s, " %s=", args[i].name);
-		rbtr_kp_print_one(s, &args[i], rec, len);
-	}
+	if (symstr)
+		rbtr_kp_symstr_locs(args, nr, rec);
+	return end + nul;
 }

@@ -3,13 +3,15 @@
  * rbtrace dynamic probes: what the probes' definition and lifetime
  * (kprobe.c) and a probe in use (kprobe_event.c) share, and nothing
  * else uses: the probe object, the handlers' scratch area, and the
- * calls from one to the other.
+ * calls from one to the other; and an argument's parsed type, which the
+ * fetch types (kprobe_types.c) and the arguments (kprobe_args.c) share.
  */
 #ifndef _RBTR_KPROBE_INTERNAL_H
 #define _RBTR_KPROBE_INTERNAL_H
 
 #include <linux/kprobes.h>
 #include <linux/list.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include "event.h"
 #include "kprobe.h"
@@ -74,5 +76,75 @@ extern void __percpu *rbtr_kp_scratch;
 int rbtr_kp_handler(struct kprobe *p, struct pt_regs *regs);
 int rbtr_kretp_handler(struct kretprobe_instance *ri, struct pt_regs *regs);
 int rbtr_kp_make_fields(struct rbtr_kprobe *tk);
+
+/*
+ * The fetch types (kprobe_types.c): an argument's type as parsed, which
+ * its fetch (kprobe_args.c) and its printing share.
+ */
+/* How a type is fetched and printed, beyond its size and sign. */
+enum rbtr_kp_kind {
+	RBTR_KP_K_INT,		/* an integer, "%u", "%d" or "0x%x" */
+	RBTR_KP_K_CHAR,		/* a u8 printed as '%c' */
+	RBTR_KP_K_SYMBOL,	/* an unsigned long printed as %pS */
+	RBTR_KP_K_STRING,	/* a string, in user memory below TASK_SIZE */
+	RBTR_KP_K_USTRING,	/* a string in user memory */
+	RBTR_KP_K_SYMSTR,	/* an address stored as its "sym+off/size" */
+};
+
+/**
+ * struct rbtr_kp_xtype - the type of one argument, as parsed
+ * @t: what kprobe.h's users see: the table's entry, but @t.size the
+ *     whole field's and, for an array, @t.fmt its "{%u,%u}"
+ * @kind: how it is fetched and printed
+ * @esize: the size of one element (of the container for a bitfield)
+ * @count: elements of an array (:TYPE[N]), 0 if not one
+ * @lshift: a bitfield's shifts, as ftrace's FETCH_OP_MOD_BF
+ * @rshift: see @lshift; 0 with @lshift 0: not a bitfield
+ * @fname: the format file's field name ("a[]"), NULL: the argument's
+ * @ftype: the format file's type of a string array, NULL: @t.fmttype
+ * @afmt: an array's print fmt conversions, which @t.fmt points at
+ *
+ * Every argument has one of its own, allocated: ftrace keeps the count
+ * and the shifts per argument too (probe_arg, fetch_insn), and
+ * struct rbtr_kp_arg has no room for them.
+ */
+struct rbtr_kp_xtype {
+	struct rbtr_kp_ftype	t;
+	enum rbtr_kp_kind	kind;
+	unsigned int		esize;
+	unsigned int		count;
+	u8			lshift;
+	u8			rshift;
+	char			*fname;
+	char			*ftype;
+	char			*afmt;
+};
+
+/* The type of @arg, whose arg->type is its @t. */
+static inline const struct rbtr_kp_xtype *rbtr_kp_x(const struct rbtr_kp_arg *arg)
+{
+	return container_of(arg->type, struct rbtr_kp_xtype, t);
+}
+
+/* The integer of @size bytes at @p, sign-extended if @sign. */
+static inline u64 rbtr_kp_load(const void *p, unsigned int size, bool sign)
+{
+	union { s8 b; s16 h; s32 w; u64 d; } u = { .d = 0 };
+
+	memcpy(&u, p, size);
+	switch (size) {
+	case 1:
+		return sign ? (u64)(s64)u.b : (u8)u.b;
+	case 2:
+		return sign ? (u64)(s64)u.h : (u16)u.h;
+	case 4:
+		return sign ? (u64)(s64)u.w : (u32)u.w;
+	default:
+		return u.d;
+	}
+}
+
+int rbtr_kp_parse_type(struct rbtr_kp_arg *arg, char *t);
+void rbtr_kp_free_type(struct rbtr_kp_arg *arg);
 
 #endif /* _RBTR_KPROBE_INTERNAL_H */
