@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rbtrace dynamic probes: the event name and the fetch arguments of a
- * kprobe_events line, with ftrace's syntax, default names, field types,
- * print fmt and text (kernel/trace/trace_kprobe.c, trace_probe.c), so
- * that a probe's events/ directory, format file and records read as the
- * kernel's own kprobe event of the same definition.
+ * kprobe_events line, with ftrace's syntax and default names
+ * (kernel/trace/trace_kprobe.c, trace_probe.c), and their fetch, so that
+ * a probe's events/ directory and records read as the kernel's own
+ * kprobe event of the same definition. The types (":u32"), the fields,
+ * print fmt and text they make are kprobe_types.c's.
  *
  *	[NAME=]FETCHARG[:TYPE]
  *	FETCHARG: %REG, $argN, $retval, $stack, $stackN, $comm, \IMM, @ADDR,
