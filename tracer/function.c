@@ -441,6 +441,8 @@ void rbtr_fn_tr_exit(struct rbtr_trace *tr)
 
 	if (!ft)
 		return;
+	/* Its commands: those on its events went with them (rmdir). */
+	rbtr_fn_cmd_tr_gone(tr);
 	mutex_lock(&rbtr_fn_mutex);
 	rbtr_tracer_stop_locked(ft);
 	list_del(&ft->list);
@@ -472,7 +474,6 @@ int rbtr_function_init(struct rbtr_trace *tr)
 		rbtr_event_unregister(&rbtr_fn_type);
 		return ret;
 	}
-	rbtr_fn_cmd_init(tr);
 	return 0;
 }
 
@@ -490,9 +491,15 @@ void rbtr_function_exit(void)
 
 	/* The pid filters first: their conditions are on events still registered. */
 	rbtr_pid_exit();
-	/* The commands hold events in soft mode: released while they exist. */
-	rbtr_fn_cmd_exit();
 	mutex_lock(&rbtr_fn_mutex);
+	/*
+	 * The commands hold events in soft mode: released while they
+	 * exist. Lock order: this mutex, then rbtr_events_lock() and the
+	 * tracer's files_mutex (the snapshot's hold given back).
+	 */
+	list_for_each_entry(ft, &rbtr_fn_trs, list)
+		rbtr_fn_cmd_tr_gone(ft->tr);
+	rbtr_fn_cmd_exit();
 	rbtr_fn_closed = true;
 	list_for_each_entry(ft, &rbtr_fn_trs, list)
 		rbtr_tracer_stop_locked(ft);

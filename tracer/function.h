@@ -87,6 +87,10 @@ struct rbtr_fn_file_id {
  *       its mutex; the stack tracer's and the graph's are the top's only
  * @files: what each filter file keeps in i_private
  * @graph: its function_graph while it runs (function_graph.c)
+ * @cmd_nr: its function commands (function_cmd.c), under
+ *          rbtr_events_lock(), read with READ_ONCE() by the read back
+ * @cmd_snap_held: its snapshot commands hold its spare, once; under
+ *                 rbtr_events_lock()
  * @list: on function.c's list of every tracer's, for the unload
  */
 struct rbtr_fn_tracer {
@@ -97,6 +101,8 @@ struct rbtr_fn_tracer {
 	struct rbtr_fsel	sel[RBTR_FN_NR_KINDS];
 	struct rbtr_fn_file_id	files[RBTR_FN_NR_KINDS];
 	struct rbtr_graph_run	*graph;
+	unsigned int		cmd_nr;
+	bool			cmd_snap_held;
 	struct list_head	list;
 };
 
@@ -120,12 +126,12 @@ int rbtr_fn_sel_ips(struct rbtr_fn_tracer *ft, enum rbtr_fn_kind kind,
 
 /* function_cmd.c: the commands of set_ftrace_filter ("FUNC:traceoff", ...) */
 struct rbtr_event_file;
-void rbtr_fn_cmd_init(struct rbtr_trace *tr);
 void rbtr_fn_cmd_exit(void);
-int rbtr_fn_cmd_write(char *word);
+void rbtr_fn_cmd_tr_gone(struct rbtr_trace *tr);
+int rbtr_fn_cmd_write(struct rbtr_trace *tr, char *word);
 bool rbtr_fn_cmd_known(const char *word);
-unsigned int rbtr_fn_cmd_count(void);
-bool rbtr_fn_cmd_show(struct seq_file *m, loff_t pos);
+unsigned int rbtr_fn_cmd_count(const struct rbtr_trace *tr);
+bool rbtr_fn_cmd_show(struct seq_file *m, const struct rbtr_trace *tr, loff_t pos);
 void rbtr_fn_cmd_file_gone(struct rbtr_event_file *file);
 
 /**

@@ -25,7 +25,10 @@
  * the console, consuming it. rbtrace prints no buffer to the console;
  * they are refused with -EINVAL and a line in the log.
  *
- * The commands act on the top tracer, the one set_ftrace_filter is in.
+ * The commands act on the tracer whose set_ftrace_filter they were
+ * written to (the top or an instance), as ftrace's probes on their
+ * trace_array: its tracing_on, snapshot, buffer and events. Each tracer
+ * lists and removes its own; rmdir removes the instance's.
  *
  * How a hit finds its commands: one ftrace_ops (rbtr_fcmd_ops) whose
  * filter is the union of the functions of every probe, and a table of
@@ -105,14 +108,16 @@ static const char *const rbtr_fcmd_names[RBTR_FCMD_NR] = {
  * @count: firings left, for a probe with a count (ftrace's long: a ":"
  *         without a number leaves -1, which traceon/traceoff and
  *         snapshot never fire with, as ftrace's)
- * @target: enable_event/disable_event's event in the top tracer, held
- *          in soft mode (rbtr_event_soft_get()) while this entry lives
+ * @tr: the tracer it acts on
+ * @target: enable_event/disable_event's event in @tr, held in soft mode
+ *          (rbtr_event_soft_get()) while this entry lives
  * @list: in rbtr_fcmd_list, newest probe first
  */
 struct rbtr_fcmd_ent {
 	unsigned long		ip;
 	unsigned int		probe;
 	atomic_long_t		count;
+	struct rbtr_trace	*tr;
 	struct rbtr_event_file	*target;
 	struct list_head	list;
 };
@@ -123,14 +128,16 @@ struct rbtr_fcmd_table {
 	struct rbtr_fcmd_ent	*ent[];
 };
 
-static struct rbtr_trace *rbtr_fcmd_tr;
 static struct rbtr_fcmd_table __rcu *rbtr_fcmd_table;
-/* Every entry; the read back's order. Under rbtr_events_lock(). */
+/*
+ * Every entry of every tracer; the read back's order. Under
+ * rbtr_events_lock(), as each tracer's count of them (its
+ * rbtr_fn_tracer's cmd_nr) and its snapshot commands' one hold on its
+ * spare (cmd_snap_held, rbtr_snapshot_get()).
+ */
 static LIST_HEAD(rbtr_fcmd_list);
 static unsigned int rbtr_fcmd_nr;
 static bool rbtr_fcmd_registered;
-/* The snapshot commands' one hold on the spare (rbtr_snapshot_get()). */
-static bool rbtr_fcmd_snap_held;
 
 static void rbtr_fcmd_call(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *op, struct ftrace_regs *fregs);
@@ -178,7 +185,7 @@ static bool notrace rbtr_fcmd_take(struct rbtr_fcmd_ent *e)
  */
 static void notrace rbtr_fcmd_fire(struct rbtr_fcmd_ent *e, unsigned long ip)
 {
-	struct rbtr_trace *tr = rbtr_fcmd_tr;
+	struct rbtr_trace *tr = e->tr;
 	struct rbt_buffer *buffer = rbtr_live_buffer(tr);
 	unsigned int ctx;
 	bool off;
@@ -271,6 +278,8 @@ static int rbtr_fcmd_ent_cmp(const void *a, const void *b)
 
 	if (x->ip != y->ip)
 		return x->ip < y->ip ? -1 : 1;
+	if (x->tr != y->tr)
+		return x->tr < y->tr ? -1 : 1;
 	return x->probe < y->probe ? -1 : x->probe > y->probe;
 }
 
@@ -307,14 +316,23 @@ static bool rbtr_fcmd_ip_used(unsigned long ip)
 	return false;
 }
 
-static struct rbtr_fcmd_ent *rbtr_fcmd_find(unsigned int probe, unsigned long ip)
+static struct rbtr_fcmd_ent *rbtr_fcmd_find(struct rbtr_trace *tr, unsigned int probe,
+					    unsigned long ip)
 {
 	struct rbtr_fcmd_ent *e;
 
 	list_for_each_entry(e, &rbtr_fcmd_list, list)
-		if (e->probe == probe && e->ip == ip)
+		if (e->tr == tr && e->probe == probe && e->ip == ip)
 			return e;
 	return NULL;
+}
+
+/* An entry of @tr leaves the list: its count and the total. */
+static void rbtr_fcmd_del(struct rbtr_fcmd_ent *e, struct list_head *gone)
+{
+	list_move_tail(&e->list, gone);
+	WRITE_ONCE(rbtr_fcmd_nr, rbtr_fcmd_nr - 1);
+	WRITE_ONCE(e->tr->fn->cmd_nr, e->tr->fn->cmd_nr - 1);
 }
 
 /* Release what @e holds and free it; no hit can see it any more. */
@@ -325,13 +343,13 @@ static void rbtr_fcmd_ent_free(struct rbtr_fcmd_ent *e)
 	kfree(e);
 }
 
-/* Is there a snapshot command? */
-static bool rbtr_fcmd_any_snapshot(void)
+/* Has @tr a snapshot command? */
+static bool rbtr_fcmd_any_snapshot(struct rbtr_trace *tr)
 {
 	struct rbtr_fcmd_ent *e;
 
 	list_for_each_entry(e, &rbtr_fcmd_list, list)
-		if (e->probe / 2 == RBTR_FCMD_SNAPSHOT)
+		if (e->tr == tr && e->probe / 2 == RBTR_FCMD_SNAPSHOT)
 			return true;
 	return false;
 }
@@ -358,6 +376,8 @@ static int rbtr_fcmd_publish(struct list_head *added, unsigned int nr_added)
 		if (ret)
 			goto undo;
 	}
+	list_for_each_entry(e, added, list)
+		WRITE_ONCE(e->tr->fn->cmd_nr, e->tr->fn->cmd_nr + 1);
 	list_splice_init(added, &rbtr_fcmd_list);
 	WRITE_ONCE(rbtr_fcmd_nr, rbtr_fcmd_nr + nr_added);
 	t = rbtr_fcmd_table_build(&ret);
@@ -382,8 +402,7 @@ undo_list:
 	/* @added's entries are at the head of the list, in their order. */
 	while (nr_added--) {
 		e = list_first_entry(&rbtr_fcmd_list, struct rbtr_fcmd_ent, list);
-		list_move_tail(&e->list, added);
-		WRITE_ONCE(rbtr_fcmd_nr, rbtr_fcmd_nr - 1);
+		rbtr_fcmd_del(e, added);
 	}
 undo:
 	/* Out of the filter again: each function not in another probe, up to the failure. */
@@ -581,9 +600,10 @@ struct rbtr_fcmd_req {
  * "GLOB:CMD[:PARAM]" as ftrace's ftrace_process_regex() and the commands'
  * callbacks split it. For enable_event/disable_event PARAM is "SYS:EV[:N]"
  * and an empty N is -EINVAL; for the others an empty N leaves a count of
- * -1. dump counts 1 (ftrace's "only dump once"), cpudump none.
+ * -1. dump counts 1 (ftrace's "only dump once"), cpudump none. The
+ * events are @tr's.
  */
-static int rbtr_fcmd_parse(char *word, struct rbtr_fcmd_req *req)
+static int rbtr_fcmd_parse(struct rbtr_trace *tr, char *word, struct rbtr_fcmd_req *req)
 {
 	char *param = word, *cmd, *number, *sys, *ev;
 	unsigned int k;
@@ -608,7 +628,7 @@ static int rbtr_fcmd_parse(char *word, struct rbtr_fcmd_req *req)
 		if (!param)
 			return -EINVAL;
 		ev = strsep(&param, ":");
-		req->target = rbtr_event_file_lookup(rbtr_fcmd_tr, sys, ev);
+		req->target = rbtr_event_file_lookup(tr, sys, ev);
 		if (!req->target)
 			return -EINVAL;
 	}
@@ -627,8 +647,8 @@ static int rbtr_fcmd_parse(char *word, struct rbtr_fcmd_req *req)
 	return kstrtoul(number, 0, (unsigned long *)&req->count);
 }
 
-/* Remove @req's probe from the functions its glob matches. */
-static int rbtr_fcmd_remove(struct rbtr_fcmd_req *req)
+/* Remove @tr's @req probe from the functions its glob matches. */
+static int rbtr_fcmd_remove(struct rbtr_trace *tr, struct rbtr_fcmd_req *req)
 {
 	unsigned int probe = RBTR_FCMD_PROBE(req->kind, req->counted);
 	struct rbtr_fcmd_ent *e, *tmp;
@@ -640,7 +660,7 @@ static int rbtr_fcmd_remove(struct rbtr_fcmd_req *req)
 	int ret;
 
 	list_for_each_entry(e, &rbtr_fcmd_list, list)
-		any |= e->probe == probe;
+		any |= e->tr == tr && e->probe == probe;
 	if (!any)
 		return -ENODEV;
 	/* ftrace's unregister_ftrace_function_probe_func(): "" and "*" are all. */
@@ -652,7 +672,7 @@ static int rbtr_fcmd_remove(struct rbtr_fcmd_req *req)
 			return ret;
 	}
 	list_for_each_entry_safe(e, tmp, &rbtr_fcmd_list, list) {
-		if (e->probe != probe)
+		if (e->tr != tr || e->probe != probe)
 			continue;
 		if (!all) {
 			/* By name, as ftrace matches its kallsyms name. */
@@ -664,8 +684,7 @@ static int rbtr_fcmd_remove(struct rbtr_fcmd_req *req)
 			if (i == found.nr)
 				continue;
 		}
-		list_move_tail(&e->list, &gone);
-		WRITE_ONCE(rbtr_fcmd_nr, rbtr_fcmd_nr - 1);
+		rbtr_fcmd_del(e, &gone);
 	}
 	rbtr_fsel_free(&found);
 	if (list_empty(&gone))
@@ -674,8 +693,9 @@ static int rbtr_fcmd_remove(struct rbtr_fcmd_req *req)
 	return 0;
 }
 
-/* A new entry of @req at @ip, holding what its command needs. */
-static struct rbtr_fcmd_ent *rbtr_fcmd_ent_new(const struct rbtr_fcmd_req *req,
+/* A new entry of @tr's @req at @ip, holding what its command needs. */
+static struct rbtr_fcmd_ent *rbtr_fcmd_ent_new(struct rbtr_trace *tr,
+					       const struct rbtr_fcmd_req *req,
 					       unsigned long ip, int *err)
 {
 	struct rbtr_fcmd_ent *e = kzalloc(sizeof(*e), GFP_KERNEL);
@@ -684,6 +704,7 @@ static struct rbtr_fcmd_ent *rbtr_fcmd_ent_new(const struct rbtr_fcmd_req *req,
 	if (!e)
 		return NULL;
 	e->ip = ip;
+	e->tr = tr;
 	e->probe = RBTR_FCMD_PROBE(req->kind, req->counted);
 	atomic_long_set(&e->count, req->count);
 	*err = 0;
@@ -699,8 +720,8 @@ static struct rbtr_fcmd_ent *rbtr_fcmd_ent_new(const struct rbtr_fcmd_req *req,
 	return e;
 }
 
-/* Add @req's probe to the functions its glob matches and it lacks. */
-static int rbtr_fcmd_add(struct rbtr_fcmd_req *req)
+/* Add @tr's @req probe to the functions its glob matches and it lacks. */
+static int rbtr_fcmd_add(struct rbtr_trace *tr, struct rbtr_fcmd_req *req)
 {
 	unsigned int probe = RBTR_FCMD_PROBE(req->kind, req->counted);
 	struct rbtr_fcmd_ent *e, *tmp;
@@ -713,9 +734,9 @@ static int rbtr_fcmd_add(struct rbtr_fcmd_req *req)
 	if (ret)
 		return ret;
 	for (i = 0; i < nr; i++) {
-		if (rbtr_fcmd_find(probe, ips[i]))
+		if (rbtr_fcmd_find(tr, probe, ips[i]))
 			continue;
-		e = rbtr_fcmd_ent_new(req, ips[i], &ret);
+		e = rbtr_fcmd_ent_new(tr, req, ips[i], &ret);
 		if (!e)
 			break;
 		list_add_tail(&e->list, &new);
@@ -734,72 +755,77 @@ static int rbtr_fcmd_add(struct rbtr_fcmd_req *req)
 }
 
 /**
- * rbtr_fn_cmd_write - one "FUNC:COMMAND[:PARAM]" word of set_ftrace_filter
+ * rbtr_fn_cmd_write - one "FUNC:COMMAND[:PARAM]" word of a tracer's
+ * set_ftrace_filter
+ * @tr: the tracer (the top or an instance, held by the file's open)
  * @word: the word (cut up here)
  *
  * Sleeps: under the filter files' mutex; takes rbtr_events_lock().
  *
  * Return: 0 or a negative errno, as ftrace's for the same word.
  */
-int rbtr_fn_cmd_write(char *word)
+int rbtr_fn_cmd_write(struct rbtr_trace *tr, char *word)
 {
 	bool arm = rbtr_fcmd_word_arms(word), disarm = false;
+	struct rbtr_fn_tracer *ft = tr->fn;
 	struct rbtr_fcmd_req req;
 	int ret;
 
 	/*
 	 * As ftrace's tracing_arm_snapshot(): the spare exists before a
-	 * snapshot command can fire. The snapshot commands hold it once,
-	 * taken and given back outside rbtr_events_lock(): its allocation
-	 * takes the tracer's files_mutex (trigger.c's order).
+	 * snapshot command can fire. A tracer's snapshot commands hold it
+	 * once, taken and given back outside rbtr_events_lock(): its
+	 * allocation takes the tracer's files_mutex (trigger.c's order).
 	 */
 	if (arm) {
-		ret = rbtr_snapshot_get(rbtr_fcmd_tr);
+		ret = rbtr_snapshot_get(tr);
 		if (ret)
 			return ret;
 	}
 	rbtr_events_lock();
-	ret = rbtr_fcmd_parse(word, &req);
+	ret = rbtr_fcmd_parse(tr, word, &req);
 	if (!ret)
-		ret = req.remove ? rbtr_fcmd_remove(&req) : rbtr_fcmd_add(&req);
-	if (arm && !rbtr_fcmd_snap_held && rbtr_fcmd_any_snapshot()) {
-		rbtr_fcmd_snap_held = true;
+		ret = req.remove ? rbtr_fcmd_remove(tr, &req) : rbtr_fcmd_add(tr, &req);
+	if (arm && !ft->cmd_snap_held && rbtr_fcmd_any_snapshot(tr)) {
+		ft->cmd_snap_held = true;
 		arm = false;
 	}
-	if (rbtr_fcmd_snap_held && !rbtr_fcmd_any_snapshot()) {
-		rbtr_fcmd_snap_held = false;
+	if (ft->cmd_snap_held && !rbtr_fcmd_any_snapshot(tr)) {
+		ft->cmd_snap_held = false;
 		disarm = true;
 	}
 	rbtr_events_unlock();
 	if (arm)
-		rbtr_snapshot_put(rbtr_fcmd_tr);
+		rbtr_snapshot_put(tr);
 	if (disarm)
-		rbtr_snapshot_put(rbtr_fcmd_tr);
+		rbtr_snapshot_put(tr);
 	return ret;
 }
 
 /* ---- the read back --------------------------------------------------------- */
 
 /**
- * rbtr_fn_cmd_count - how many lines rbtr_fn_cmd_show() has
+ * rbtr_fn_cmd_count - how many lines rbtr_fn_cmd_show() has for a tracer
+ * @tr: the tracer
  *
- * Return: the number of entries, read without the lock: an event removed
- * meanwhile leaves a line that shows nothing.
+ * Return: the number of its entries, read without the lock: an event
+ * removed meanwhile leaves a line that shows nothing.
  */
-unsigned int rbtr_fn_cmd_count(void)
+unsigned int rbtr_fn_cmd_count(const struct rbtr_trace *tr)
 {
-	return READ_ONCE(rbtr_fcmd_nr);
+	return READ_ONCE(tr->fn->cmd_nr);
 }
 
 /**
- * rbtr_fn_cmd_show - the commands, as set_ftrace_filter lists them after
- * the functions
+ * rbtr_fn_cmd_show - a tracer's commands, as its set_ftrace_filter lists
+ * them after the functions
  * @m: the seq_file
+ * @tr: the tracer
  * @pos: which line, from 0
  *
  * Return: true if there was a line @pos.
  */
-bool rbtr_fn_cmd_show(struct seq_file *m, loff_t pos)
+bool rbtr_fn_cmd_show(struct seq_file *m, const struct rbtr_trace *tr, loff_t pos)
 {
 	struct rbtr_fcmd_ent *e;
 	bool found = false;
@@ -807,7 +833,7 @@ bool rbtr_fn_cmd_show(struct seq_file *m, loff_t pos)
 
 	rbtr_events_lock();
 	list_for_each_entry(e, &rbtr_fcmd_list, list) {
-		if (pos--)
+		if (e->tr != tr || pos--)
 			continue;
 		found = true;
 		seq_printf(m, "%ps:%s", (void *)e->ip, rbtr_fcmd_names[e->probe / 2]);
@@ -836,43 +862,46 @@ void rbtr_fn_cmd_file_gone(struct rbtr_event_file *file)
 	struct rbtr_fcmd_ent *e, *tmp;
 	LIST_HEAD(gone);
 
-	list_for_each_entry_safe(e, tmp, &rbtr_fcmd_list, list) {
-		if (e->target != file)
-			continue;
-		list_move_tail(&e->list, &gone);
-		WRITE_ONCE(rbtr_fcmd_nr, rbtr_fcmd_nr - 1);
-	}
+	list_for_each_entry_safe(e, tmp, &rbtr_fcmd_list, list)
+		if (e->target == file)
+			rbtr_fcmd_del(e, &gone);
 	rbtr_fcmd_unpublish(&gone);
 }
 
 /**
- * rbtr_fn_cmd_init - the commands act on @tr
- * @tr: the top tracer
- */
-void rbtr_fn_cmd_init(struct rbtr_trace *tr)
-{
-	rbtr_fcmd_tr = tr;
-}
-
-/**
- * rbtr_fn_cmd_exit - remove every command
+ * rbtr_fn_cmd_tr_gone - remove a tracer's commands
+ * @tr: the tracer: an instance being removed (its events already gone,
+ *      rbtr_fn_tr_exit()), or any tracer at unload
  *
- * At unload, before the events are unregistered: the holds on their
- * files are released here.
+ * Its hold on its spare is given back. Sleeps; takes rbtr_events_lock().
  */
-void rbtr_fn_cmd_exit(void)
+void rbtr_fn_cmd_tr_gone(struct rbtr_trace *tr)
 {
+	struct rbtr_fcmd_ent *e, *tmp;
 	bool held;
 	LIST_HEAD(gone);
 
 	rbtr_events_lock();
-	list_splice_init(&rbtr_fcmd_list, &gone);
-	WRITE_ONCE(rbtr_fcmd_nr, 0);
+	list_for_each_entry_safe(e, tmp, &rbtr_fcmd_list, list)
+		if (e->tr == tr)
+			rbtr_fcmd_del(e, &gone);
 	rbtr_fcmd_unpublish(&gone);
-	held = rbtr_fcmd_snap_held;
-	rbtr_fcmd_snap_held = false;
+	held = tr->fn->cmd_snap_held;
+	tr->fn->cmd_snap_held = false;
 	rbtr_events_unlock();
 	if (held)
-		rbtr_snapshot_put(rbtr_fcmd_tr);
+		rbtr_snapshot_put(tr);
+}
+
+/**
+ * rbtr_fn_cmd_exit - free the commands' filter
+ *
+ * At unload, every tracer's commands removed (rbtr_fn_cmd_tr_gone()),
+ * before the events are unregistered: the holds on their files are
+ * released there.
+ */
+void rbtr_fn_cmd_exit(void)
+{
+	WARN_ON_ONCE(rbtr_fcmd_nr);
 	ftrace_free_filter(&rbtr_fcmd_ops);
 }

@@ -254,13 +254,7 @@ static int rbtr_fn_apply(struct rbtr_fn_tracer *ft, enum rbtr_fn_kind kind, char
 			return -ENODEV;
 		if (kind != RBTR_FN_FILTER)
 			return -EINVAL;
-		/* ftrace has them in instances too: rbtrace's are the top's. */
-		if (ft->tr != &rbtr_global_trace && rbtr_fn_cmd_known(word)) {
-			pr_warn_ratelimited("rbtrace: function commands are the top tracer's only: '%.64s'\n",
-					    word);
-			return -EINVAL;
-		}
-		ret = rbtr_fn_cmd_write(word);
+		ret = rbtr_fn_cmd_write(ft->tr, word);
 		if (!ret && reset)
 			ret = rbtr_fn_apply(ft, kind, NULL, true);
 		return ret;
@@ -378,10 +372,10 @@ int rbtr_fn_sel_ips(struct rbtr_fn_tracer *ft, enum rbtr_fn_kind kind,
 /* set_ftrace_filter's commands follow its functions (or its banner). */
 static char rbtr_fsel_cmd_token;
 
-/* The commands are the top's set_ftrace_filter's. */
+/* A tracer's commands are its set_ftrace_filter's. */
 static bool rbtr_fsel_has_cmds(const struct rbtr_fn_file_id *id)
 {
-	return id->kind == RBTR_FN_FILTER && id->ft->tr == &rbtr_global_trace;
+	return id->kind == RBTR_FN_FILTER;
 }
 
 static void *rbtr_fsel_at(struct seq_file *m, loff_t pos)
@@ -394,7 +388,7 @@ static void *rbtr_fsel_at(struct seq_file *m, loff_t pos)
 		return &s->ent[pos];
 	if (!s->nr && !pos)
 		return SEQ_START_TOKEN;
-	if (rbtr_fsel_has_cmds(id) && pos - base < rbtr_fn_cmd_count())
+	if (rbtr_fsel_has_cmds(id) && pos - base < rbtr_fn_cmd_count(id->ft->tr))
 		return &rbtr_fsel_cmd_token;
 	return NULL;
 }
@@ -423,7 +417,7 @@ static int rbtr_fsel_show(struct seq_file *m, void *v)
 
 	if (v == &rbtr_fsel_cmd_token) {
 		/* A command gone since start() (its event removed) prints nothing. */
-		rbtr_fn_cmd_show(m, m->index - (nr ?: 1));
+		rbtr_fn_cmd_show(m, id->ft->tr, m->index - (nr ?: 1));
 		return 0;
 	}
 	if (v == SEQ_START_TOKEN) {
