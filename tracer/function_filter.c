@@ -657,7 +657,8 @@ static void rbtr_fn_filter_file(struct rbtr_trace *tr, const char *name,
  * rbtr_fn_filter_files - the filter files of a tracer
  * @tr: the tracer, its function state made: the top has them all, an
  *      instance set_ftrace_filter and set_ftrace_notrace (its function
- *      tracer's; function_graph and the stack tracer are the top's)
+ *      tracers'; set_graph_function, set_graph_notrace and
+ *      stack_trace_filter are top-level files, as ftrace's)
  */
 void rbtr_fn_filter_files(struct rbtr_trace *tr)
 {
