@@ -23,11 +23,10 @@
 #                 "lockdown" (they raise lockdown, which cannot be
 #                 lowered). The boots on one TCG thread
 #                 run three at a time (some wait more than they
-#                 compute); the stock kernels' module builds, the
-#                 short boots (tsc=unstable, the torture, the
-#                 persistent buffer and the harness's) with checkpatch
-#                 and DKMS on the CPU that the multi-threaded boot
-#                 leaves mostly idle.
+#                 compute); the short boots (tsc=unstable, the
+#                 torture, the persistent buffer and the harness's)
+#                 with checkpatch and DKMS on the CPU that the
+#                 multi-threaded boot leaves mostly idle.
 #   every boot    its kernel log scanned and its taint checked
 #
 # Prints PASS/FAIL/SKIP per test and ends with the line
@@ -180,15 +179,15 @@ build_modules() {
 	else
 		fail "build:W=1:test-kernel: no test kernel"
 	fi
-	# The stock kernels' modules are first needed by the boots on one
-	# TCG thread: they build beside the test kernel's boot (stock_builds,
-	# in the checkpatch lane), or here when that boot does not run.
-	[ "$check_only" = 0 ] || stock_builds
+	# Before the test kernel's boot, not beside it: built cold (a new
+	# checkout), the two took 15 minutes of the two host CPUs that boot
+	# needs (stop 36's run), and made it the longest part of the run.
+	stock_builds
 	return 0
 }
 
-# stock_builds: rbtrace.ko for each stock kernel. It may run in a lane (a
-# subshell): the build directories go through the run's files, and
+# stock_builds: rbtrace.ko for each stock kernel. The build directories
+# go through the run's files (it ran in a lane, a subshell, once), and
 # stock_modules reads them back.
 stock_builds() {
 	build_stock_module 6.1 "$rel61" && echo "$built" >"$run/mod-6.1"
@@ -629,10 +628,9 @@ main() {
 	if [ "$check_only" = 0 ]; then
 		# Beside the test kernel's boot, whose two vCPUs leave a host
 		# CPU mostly idle (0.9 host CPUs busy over its 20 minutes, at
-		# stop 35): checkpatch.pl (one process a file), the stock
-		# kernels' module builds, the DKMS build, the harness's boots
-		# and the short boots of the test kernel.
-		side=(checkpatch stock_builds dkms)
+		# stop 35): checkpatch.pl (one process a file), the DKMS build,
+		# the harness's boots and the short boots of the test kernel.
+		side=(checkpatch dkms)
 		[ "$harness_boot" = 0 ] || side+=(harness_boots)
 		side+=(boot_tsc_unstable_test torture_short boot_persist_test)
 		lane checkpatch "${side[@]}"
