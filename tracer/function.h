@@ -63,6 +63,8 @@ struct rbtr_fsel {
 };
 
 int rbtr_fn_match(char *glob, struct rbtr_fsel *found);
+int rbtr_fn_match_ips(char *glob, unsigned int lookup_max, unsigned long **ips,
+		      unsigned int *nr);
 void rbtr_fsel_free(struct rbtr_fsel *s);
 
 struct rbtr_fn_tracer;

@@ -35,9 +35,9 @@
  * the entries sorted by address, searched by the ip the callback gets.
  * The addresses come from available_filter_functions_addrs; a kernel
  * without it (before 6.5: Debian's 6.1) has them looked up with a
- * kprobe registered disabled at the name (it patches nothing); the
- * write's probes are removed together, in one grace period. Such a
- * kernel takes at most RBTR_FCMD_LOOKUP_MAX functions a write.
+ * kprobe registered disabled at the name (function_match.c's
+ * rbtr_fn_match_ips()). Such a kernel takes at most
+ * RBTR_FCMD_LOOKUP_MAX functions a write.
  *
  * Synchronisation: every change (a write, an event going away, unload)
  * is under rbtr_events_lock(), which also guards the holds on enable_event
@@ -51,7 +51,6 @@
 #include <linux/atomic.h>
 #include <linux/bsearch.h>
 #include <linux/ftrace.h>
-#include <linux/kprobes.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -461,99 +460,6 @@ static void rbtr_fcmd_unpublish(struct list_head *gone)
 
 /* ---- the words of set_ftrace_filter ---------------------------------------- */
 
-/*
- * The addresses of @found's functions on a kernel whose list gives none
- * (its lines "name[ [mod]]"), into @ips: a kprobe at each, disabled
- * (nothing is patched), says where it is; 0 where kprobes refuse one.
- * The probes go in one unregister_kprobes(): one grace period for the
- * write, not one per function. Return: 0 or -ENOMEM.
- */
-static int rbtr_fcmd_lookup_ips(const struct rbtr_fsel *found, unsigned long *ips)
-{
-	struct kprobe *kp, **done;
-	unsigned int i, n = 0;
-	const char *mod, *line;
-	int ret = -ENOMEM;
-
-	kp = kvcalloc(found->nr, sizeof(*kp), GFP_KERNEL);
-	done = kvcalloc(found->nr, sizeof(*done), GFP_KERNEL);
-	if (!kp || !done)
-		goto out;
-	for (i = 0; i < found->nr; i++) {
-		line = found->ent[i].name;
-		mod = strstr(line, " [");
-		kp[i].flags = KPROBE_FLAG_DISABLED;
-		kp[i].symbol_name = mod ?
-			kasprintf(GFP_KERNEL, "%.*s:%.*s", (int)strcspn(mod + 2, "]"), mod + 2,
-				  (int)(mod - line), line) :
-			kstrdup(line, GFP_KERNEL);
-		ips[i] = 0;
-		if (kp[i].symbol_name && !register_kprobe(&kp[i])) {
-			ips[i] = (unsigned long)kp[i].addr;
-			done[n++] = &kp[i];
-		}
-	}
-	if (n)
-		unregister_kprobes(done, n);
-	ret = 0;
-out:
-	for (i = 0; kp && i < found->nr; i++)
-		kfree(kp[i].symbol_name);
-	kvfree(done);
-	kvfree(kp);
-	return ret;
-}
-
-/*
- * The functions @glob matches, as addresses into @ips (kvfree()), their
- * number into @nr. Return: 0 or -errno; -EINVAL when none matches.
- */
-static int rbtr_fcmd_match(char *glob, unsigned long **ips, unsigned int *nr)
-{
-	struct rbtr_fsel found;
-	unsigned long *a;
-	unsigned int i, n = 0;
-	int ret;
-
-	ret = rbtr_fn_match(glob, &found);
-	if (ret)
-		return ret;
-	if (!found.nr) {
-		rbtr_fsel_free(&found);
-		return -EINVAL;
-	}
-	if (!found.ent[0].ip && found.nr > RBTR_FCMD_LOOKUP_MAX) {
-		pr_warn_ratelimited("rbtrace: set_ftrace_filter: '%.64s' matches %u functions; without available_filter_functions_addrs a command takes at most %u\n",
-				    glob, found.nr, RBTR_FCMD_LOOKUP_MAX);
-		rbtr_fsel_free(&found);
-		return -E2BIG;
-	}
-	a = kvmalloc_array(found.nr, sizeof(*a), GFP_KERNEL);
-	if (!a) {
-		rbtr_fsel_free(&found);
-		return -ENOMEM;
-	}
-	for (i = 0; i < found.nr; i++)
-		a[i] = found.ent[i].ip;
-	ret = found.ent[0].ip ? 0 : rbtr_fcmd_lookup_ips(&found, a);
-	/* Those kprobes refused, left out. */
-	for (i = 0; !ret && i < found.nr; i++)
-		if (a[i])
-			a[n++] = a[i];
-	rbtr_fsel_free(&found);
-	if (ret) {
-		kvfree(a);
-		return ret;
-	}
-	if (!n) {
-		kvfree(a);
-		return -EINVAL;
-	}
-	*ips = a;
-	*nr = n;
-	return 0;
-}
-
 /**
  * rbtr_fn_cmd_known - does @word name one of ftrace's commands?
  * @word: "GLOB:COMMAND[:...]"
@@ -730,7 +636,7 @@ static int rbtr_fcmd_add(struct rbtr_trace *tr, struct rbtr_fcmd_req *req)
 	LIST_HEAD(new);
 	int ret;
 
-	ret = rbtr_fcmd_match(req->glob, &ips, &nr);
+	ret = rbtr_fn_match_ips(req->glob, RBTR_FCMD_LOOKUP_MAX, &ips, &nr);
 	if (ret)
 		return ret;
 	for (i = 0; i < nr; i++) {

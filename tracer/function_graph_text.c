@@ -517,11 +517,28 @@ bool rbtr_graph_print_header(struct seq_file *m, const struct rbtr_trace *tr)
 
 /* ---- options/funcgraph-* ---------------------------------------------------- */
 
+/*
+ * An options/ file's option: its name. Its inode keeps its tracer (held
+ * while the file is open: an instance's rmdir is -EBUSY meanwhile).
+ */
+static unsigned int rbtr_graph_opt_of(struct file *filp)
+{
+	const char *name = filp->f_path.dentry->d_name.name;
+	unsigned int o;
+
+	for (o = 0; o < RBTR_GRAPH_NR_OPTS; o++)
+		if (!strcmp(name, rbtr_graph_opt_names[o]))
+			break;
+	return o;
+}
+
 static ssize_t rbtr_graph_opt_read(struct file *filp, char __user *ubuf, size_t cnt,
 				   loff_t *ppos)
 {
-	unsigned long o = (unsigned long)filp->private_data;
+	unsigned int o = rbtr_graph_opt_of(filp);
 
+	if (o >= RBTR_GRAPH_NR_OPTS)
+		return -EINVAL;
 	return rbtr_read_u64(ubuf, cnt, ppos, !!(READ_ONCE(rbtr_graph_opts) & BIT(o)));
 }
 
@@ -542,20 +559,24 @@ static void rbtr_graph_opt_set(unsigned int o, bool on)
 static ssize_t rbtr_graph_opt_write(struct file *filp, const char __user *ubuf, size_t cnt,
 				    loff_t *ppos)
 {
+	unsigned int o = rbtr_graph_opt_of(filp);
 	bool on;
 	int ret;
 
+	if (o >= RBTR_GRAPH_NR_OPTS)
+		return -EINVAL;
 	ret = rbtr_write_bool(ubuf, cnt, &on);
 	if (ret)
 		return ret;
-	rbtr_graph_opt_set((unsigned long)filp->private_data, on);
+	rbtr_graph_opt_set(o, on);
 	*ppos += cnt;
 	return cnt;
 }
 
 static const struct file_operations rbtr_graph_opt_fops = {
 	.owner		= THIS_MODULE,
-	.open		= rbtr_open_generic,
+	.open		= rbtr_open_tr,
+	.release	= rbtr_release_tr,
 	.read		= rbtr_graph_opt_read,
 	.write		= rbtr_graph_opt_write,
 	.llseek		= generic_file_llseek,
@@ -575,7 +596,7 @@ void rbtr_graph_option_files(struct rbtr_trace *tr)
 		return;
 	for (o = 0; o < RBTR_GRAPH_NR_OPTS; o++)
 		if (rbtr_graph_opt_offered(o))
-			debugfs_create_file(rbtr_graph_opt_names[o], 0600, dir, (void *)o,
+			debugfs_create_file(rbtr_graph_opt_names[o], 0600, dir, tr,
 					    &rbtr_graph_opt_fops);
 }
 

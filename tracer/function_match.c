@@ -10,13 +10,17 @@
  * (filter_parse_regex(), ftrace_match()): "name", "foo*", "*foo", "*foo*",
  * a glob with '?', '[' or a '*' inside, an index N (the Nth line; not in
  * set_graph_function or set_graph_notrace, as ftrace's), "!" before any of
- * them.
+ * them. rbtr_fn_match_ips() gives the matches' addresses (the function
+ * commands'): from the list where it has them, else from a kprobe
+ * registered disabled at each name (it patches nothing), the write's
+ * probes removed together, in one grace period.
  */
 #include <linux/ctype.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/glob.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/sched/signal.h>
@@ -356,3 +360,105 @@ int rbtr_fn_match(char *glob, struct rbtr_fsel *found)
 	return ret;
 }
 
+/*
+ * The addresses of @found's functions on a kernel whose list gives none
+ * (its lines "name[ [mod]]"), into @ips: a kprobe at each, disabled
+ * (nothing is patched), says where it is; 0 where kprobes refuse one.
+ * The probes go in one unregister_kprobes(): one grace period for the
+ * write, not one per function. Return: 0 or -ENOMEM.
+ */
+static int rbtr_fn_lookup_ips(const struct rbtr_fsel *found, unsigned long *ips)
+{
+	struct kprobe *kp, **done;
+	unsigned int i, n = 0;
+	const char *mod, *line;
+	int ret = -ENOMEM;
+
+	kp = kvcalloc(found->nr, sizeof(*kp), GFP_KERNEL);
+	done = kvcalloc(found->nr, sizeof(*done), GFP_KERNEL);
+	if (!kp || !done)
+		goto out;
+	for (i = 0; i < found->nr; i++) {
+		line = found->ent[i].name;
+		mod = strstr(line, " [");
+		kp[i].flags = KPROBE_FLAG_DISABLED;
+		kp[i].symbol_name = mod ?
+			kasprintf(GFP_KERNEL, "%.*s:%.*s", (int)strcspn(mod + 2, "]"), mod + 2,
+				  (int)(mod - line), line) :
+			kstrdup(line, GFP_KERNEL);
+		ips[i] = 0;
+		if (kp[i].symbol_name && !register_kprobe(&kp[i])) {
+			ips[i] = (unsigned long)kp[i].addr;
+			done[n++] = &kp[i];
+		}
+	}
+	if (n)
+		unregister_kprobes(done, n);
+	ret = 0;
+out:
+	for (i = 0; kp && i < found->nr; i++)
+		kfree(kp[i].symbol_name);
+	kvfree(done);
+	kvfree(kp);
+	return ret;
+}
+
+/**
+ * rbtr_fn_match_ips - the addresses of the functions a glob matches
+ * @glob: a word of set_ftrace_filter's syntax (cut up here)
+ * @lookup_max: on a kernel whose list gives no addresses (before 6.5),
+ *              the most functions to look up by name
+ * @ips: set to their addresses, kvmalloc()ed (kvfree())
+ * @nr: set to their number
+ *
+ * Functions kprobes cannot find are left out.
+ *
+ * Return: 0; -EINVAL when none matches, -E2BIG (and a log line) past
+ * @lookup_max, -ENOMEM, or rbtr_fn_match()'s error.
+ */
+int rbtr_fn_match_ips(char *glob, unsigned int lookup_max, unsigned long **ips,
+		      unsigned int *nr)
+{
+	struct rbtr_fsel found;
+	unsigned long *a;
+	unsigned int i, n = 0;
+	int ret;
+
+	ret = rbtr_fn_match(glob, &found);
+	if (ret)
+		return ret;
+	if (!found.nr) {
+		rbtr_fsel_free(&found);
+		return -EINVAL;
+	}
+	if (!found.ent[0].ip && found.nr > lookup_max) {
+		pr_warn_ratelimited("rbtrace: set_ftrace_filter: '%.64s' matches %u functions; without available_filter_functions_addrs a command takes at most %u\n",
+				    glob, found.nr, lookup_max);
+		rbtr_fsel_free(&found);
+		return -E2BIG;
+	}
+	a = kvmalloc_array(found.nr, sizeof(*a), GFP_KERNEL);
+	if (!a) {
+		rbtr_fsel_free(&found);
+		return -ENOMEM;
+	}
+	for (i = 0; i < found.nr; i++)
+		a[i] = found.ent[i].ip;
+	ret = found.ent[0].ip ? 0 : rbtr_fn_lookup_ips(&found, a);
+	/* Those kprobes refused, left out. */
+	for (i = 0; !ret && i < found.nr; i++)
+		if (a[i])
+			a[n++] = a[i];
+	rbtr_fsel_free(&found);
+	if (ret) {
+		kvfree(a);
+		return ret;
+	}
+	if (!n) {
+		kvfree(a);
+		return -EINVAL;
+	}
+	*ips = a;
+	*nr = n;
+	return 0;
+}
